@@ -1,0 +1,57 @@
+// The MXFP8 GEMM: D = alpha * dequant(A) x dequant(B)^T, as in MX_FORMAT.md.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "mxgemm/types.hpp"
+
+namespace mxgemm {
+
+// D[m, n] = alpha * sum_k (2^(sa[m, k/32] - 127) * a[m, k]) * (2^(sb[n, k/32] - 127) * b[n, k]),
+// accumulated in fp32 and rounded to D's type (round to nearest even). A NaN element or
+// a NaN scale (0xFF) makes every output it feeds NaN.
+//
+// a      M x K, E4M3 or E5M2, K contiguous (row_stride >= K, in elements), Device.
+// b      N x K, E4M3 or E5M2, K contiguous, Device. (B is stored N x K: the "TN" GEMM.)
+//        a and b may differ in type (E4M3 x E5M2 is allowed).
+// scales E8M0, one per 32 elements along K (ceil(K/32) per row; the last block is short
+//        when K % 32 == 16). Layout per operand (a.layout, b.layout):
+//          Swizzled128x4: contiguous, exactly (round_up(R, 128), round_up(ceil(K/32), 4));
+//          Linear:        (R, ceil(K/32)), row_stride >= ceil(K/32).
+// alpha  pointer to one fp32 in Device memory, read by the kernel (no host sync).
+// d      M x N, BF16, FP16 or FP32, row-major (row_stride >= N), Device. Only the M x N
+//        elements are written; what lies between rows (row_stride > N) is untouched.
+// stream the CUDA stream the work is queued on.
+// skip_checks  skip the checks that cost more than a few comparisons (asking the driver
+//        where each pointer lives); shapes, dtypes and alignment are always checked.
+//
+// Shapes: M >= 1, N >= 1, K >= 16 with K % 16 == 0. Alignment: a and b data pointers
+// and row strides in bytes multiples of 16; d aligned to its element size.
+//
+// Throws ArgumentError / DtypeError for bad input (the message names the argument, the
+// expected and the actual value), UnsupportedError when no GPU backend can run here
+// (no CUDA device, or an architecture without a kernel), CudaError when a CUDA call
+// fails. Nothing is written to d unless all checks pass.
+void mxfp8_scaled_mm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
+                     MatrixView d, cudaStream_t stream = nullptr, bool skip_checks = false);
+
+// The same contract checked by the same validation, but a, b, scales and d in Host
+// memory and alpha a host value: the exact reference. Dequantizes exactly, accumulates in
+// fp64, multiplies by alpha, rounds once to D's type (round to nearest even). Any M, N >= 1
+// and K >= 16 with K % 16 == 0; multi-threaded. It is the oracle for every GPU test.
+void mxfp8_scaled_mm_reference(const ConstMxOperand& a, const ConstMxOperand& b, float alpha,
+                               MatrixView d);
+
+// Which backend mxfp8_scaled_mm would use on the current device, or why none can run:
+// e.g. "sm90a (Hopper)" or "none: no CUDA device (cudaGetDeviceCount: no CUDA-capable device
+// is detected)". Never throws.
+struct BackendInfo {
+  bool available = false;
+  std::string name;    // e.g. "sm90a (Hopper)"; empty when none
+  std::string reason;  // why none is available; empty when one is
+};
+BackendInfo gemm_backend();
+
+}  // namespace mxgemm

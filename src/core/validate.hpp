@@ -1,0 +1,44 @@
+// Internal: the one validation of each entry point's arguments, shared by every backend
+// (GPU kernels and the CPU reference). Each function throws ArgumentError or DtypeError
+// naming the function, the argument, the expected and the actual value, and returns only
+// when every check passed.
+#pragma once
+
+#include "mxgemm/types.hpp"
+
+namespace mxgemm::detail {
+
+// Where the arguments of an entry point must live, and whether to ask the CUDA driver
+// about each pointer (cudaPointerGetAttributes; skipped when no driver/device is present
+// or when the caller asked to skip costly checks).
+struct Placement {
+  Memory memory;
+  bool query_driver;
+};
+
+// GEMM (MX_FORMAT.md contract as extended in gemm.hpp). `alpha` may be null only when
+// alpha_is_value (the CPU reference passes alpha by value).
+void validate_gemm(const char* fn, const ConstMxOperand& a, const ConstMxOperand& b,
+                   const float* alpha, bool alpha_is_value, const MatrixView& d,
+                   Placement placement);
+
+// Quantize: x (R x K, FP32/BF16/FP16) -> q (R x K E4M3/E5M2 + E8M0 scales in q.layout).
+void validate_quantize(const char* fn, const ConstMatrixView& x, const ConstMxOperand& q,
+                       Placement placement);
+
+// Dequantize: q (R x K MXFP8) -> out (R x K, FP32/BF16/FP16).
+void validate_dequantize(const char* fn, const ConstMxOperand& q, const ConstMatrixView& out,
+                         Placement placement);
+
+// One MX operand on its own (data dtype, scale dtype, scale shape for the layout, strides,
+// null pointers, size overflow). `name` prefixes messages ("a", "b", "q").
+void validate_mx_operand(const char* fn, const char* name, const ConstMxOperand& op,
+                         Placement placement);
+
+// Layout conversion: `linear` is (rows, ceil(k/32)) and `swizzled` is the padded
+// contiguous (round_up(rows,128), round_up(ceil(k/32),4)); both Host, E8M0.
+void validate_scale_conversion(const char* fn, const ConstMatrixView& linear,
+                               const ConstMatrixView& swizzled, std::int64_t rows,
+                               std::int64_t k);
+
+}  // namespace mxgemm::detail
