@@ -26,6 +26,23 @@ void quantize_mxfp8(ConstMatrixView x, const MxOperand& q, ScaleRounding roundin
                     cudaStream_t stream = nullptr);
 void quantize_mxfp8_reference(ConstMatrixView x, const MxOperand& q, ScaleRounding rounding);
 
+// Columnwise: x (R x K, FP32/BF16/FP16, K contiguous) -> qt, the MXFP8 form of x's
+// transpose: qt.data is K x R (R contiguous, E4M3 or E5M2) and qt.scales hold one scale per
+// 32 elements along R (qt.layout; shape as for a K x R operand: (K, ceil(R/32)) linear,
+// (round_up(K,128), round_up(ceil(R/32),4)) swizzled). Element for element it equals
+// quantize_mxfp8 of the transposed matrix, with the same block rules as above: blocks are
+// 32 consecutive rows of one column of x (the last one short when R % 32 != 0). This is
+// the operand the weight gradient dW = dY^T X needs, produced without materializing the
+// transpose in high precision.
+//
+// quantize_mxfp8_columnwise: all views in Device memory, queued on `stream`.
+// quantize_mxfp8_columnwise_reference: all views in Host memory, exact CPU implementation
+// (transposes x and calls quantize_mxfp8_reference).
+void quantize_mxfp8_columnwise(ConstMatrixView x, const MxOperand& qt, ScaleRounding rounding,
+                               cudaStream_t stream = nullptr);
+void quantize_mxfp8_columnwise_reference(ConstMatrixView x, const MxOperand& qt,
+                                         ScaleRounding rounding);
+
 // q (R x K MXFP8 with scales) -> out (R x K, FP32/BF16/FP16): 2^(s-127) * element, rounded
 // to nearest even once (exact for FP32 with scales in normal range); NaN scale -> NaN.
 void dequantize_mxfp8(const ConstMxOperand& q, MatrixView out, cudaStream_t stream = nullptr);

@@ -1,9 +1,226 @@
-// placeholder: being written by the lead; every function returns without checking yet.
+// The one validation of every entry point's arguments. Messages follow
+// "<fn>: <argument>: expected <what>, got <what>".
 #include "core/validate.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "core/check.hpp"
+#include "mxgemm/layout.hpp"
+
 namespace mxgemm::detail {
-void validate_gemm(const char*, const ConstMxOperand&, const ConstMxOperand&, const float*, bool, const MatrixView&, Placement) {}
-void validate_quantize(const char*, const ConstMatrixView&, const ConstMxOperand&, Placement) {}
-void validate_dequantize(const char*, const ConstMxOperand&, const ConstMatrixView&, Placement) {}
-void validate_mx_operand(const char*, const char*, const ConstMxOperand&, Placement) {}
-void validate_scale_conversion(const char*, const ConstMatrixView&, const ConstMatrixView&, std::int64_t, std::int64_t) {}
+namespace {
+
+// Dimensions are kept below 2^31 so that kernels may index rows and columns in 32 bits,
+// and every byte offset below 2^62 so that 64-bit offset math cannot overflow.
+constexpr std::int64_t kMaxDim = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kMaxBytes = std::int64_t{1} << 62;
+
+std::string shape_str(std::int64_t r, std::int64_t c) { return concat(r, "x", c); }
+
+std::string dtype_list(std::initializer_list<DType> ok) {
+  std::string s;
+  for (DType t : ok) s += (s.empty() ? "" : " or ") + std::string(dtype_name(t));
+  return s;
 }
+
+void check_dtype(const char* fn, const std::string& arg, DType actual,
+                 std::initializer_list<DType> ok) {
+  for (DType t : ok)
+    if (t == actual) return;
+  fail<DtypeError>(fn, arg + ".dtype", dtype_list(ok), dtype_name(actual));
+}
+
+// Where the driver says `ptr` lives, checked against the declared placement.
+void check_pointer_placement(const char* fn, const std::string& arg, const void* ptr,
+                             Memory memory) {
+  cudaPointerAttributes attr{};
+  const cudaError_t err = cudaPointerGetAttributes(&attr, ptr);
+  if (err != cudaSuccess) {
+    cudaGetLastError();  // not a pointer the driver can classify: nothing to learn
+    return;
+  }
+  const bool on_device = attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
+  const bool host_visible = attr.type != cudaMemoryTypeDevice;
+  if (memory == Memory::Device) {
+    if (!on_device) fail(fn, arg, "device memory", "host memory");
+    int current = -1;
+    if (attr.type == cudaMemoryTypeDevice && cudaGetDevice(&current) == cudaSuccess &&
+        attr.device != current)
+      fail(fn, arg, concat("memory on the current device ", current),
+           concat("memory on device ", attr.device));
+  } else if (!host_visible) {
+    fail(fn, arg, "host memory", concat("device memory (device ", attr.device, ")"));
+  }
+}
+
+// Shape, stride, pointer, placement and size checks common to every matrix argument.
+void check_matrix(const char* fn, const std::string& arg, const ConstMatrixView& m,
+                  Placement placement) {
+  if (m.data == nullptr) fail(fn, arg + ".data", "a non-null pointer", "null");
+  if (m.rows < 1 || m.rows > kMaxDim)
+    fail(fn, arg + ".rows", concat("1 .. ", kMaxDim), m.rows);
+  if (m.cols < 1 || m.cols > kMaxDim)
+    fail(fn, arg + ".cols", concat("1 .. ", kMaxDim), m.cols);
+  if (m.row_stride < m.cols)
+    fail(fn, arg + ".row_stride", concat(">= cols (", m.cols, ")"), m.row_stride);
+  if (m.row_stride > kMaxBytes / m.rows / dtype_size(m.dtype))
+    fail(fn, arg, concat("rows * row_stride * ", dtype_size(m.dtype), " bytes < 2^62"),
+         concat(m.rows, " * ", m.row_stride, " * ", dtype_size(m.dtype)));
+  const auto addr = reinterpret_cast<std::uintptr_t>(m.data);
+  if (addr % dtype_size(m.dtype) != 0)
+    fail(fn, arg + ".data", concat("aligned to ", dtype_size(m.dtype), " bytes (", dtype_name(m.dtype), ")"),
+         concat("address 0x", std::hex, addr));
+  if (m.memory != placement.memory)
+    fail(fn, arg + ".memory", memory_name(placement.memory), memory_name(m.memory));
+  if (placement.query_driver) check_pointer_placement(fn, arg + ".data", m.data, placement.memory);
+}
+
+void check_scales(const char* fn, const std::string& name, const ConstMxOperand& op,
+                  Placement placement) {
+  const std::string arg = name + ".scales";
+  const ConstMatrixView& s = op.scales;
+  check_dtype(fn, arg, s.dtype, {DType::E8M0});
+  check_matrix(fn, arg, s, placement);
+  const ScaleShape want = scale_shape(op.data.rows, op.data.cols, op.layout);
+  const std::string why = concat(" for ", layout_name(op.layout), " scales of a ",
+                                 shape_str(op.data.rows, op.data.cols), " operand");
+  if (s.rows != want.rows || s.cols != want.cols)
+    fail(fn, arg + " shape", shape_str(want.rows, want.cols) + why, shape_str(s.rows, s.cols));
+  if (op.layout == ScaleLayout::Swizzled128x4 && s.row_stride != s.cols)
+    fail(fn, arg + ".row_stride", concat(s.cols, " (swizzled scales are contiguous)"),
+         s.row_stride);
+}
+
+// Do the byte ranges [p, p+n) and [q, q+m) intersect?
+bool overlaps(const void* p, std::int64_t n, const void* q, std::int64_t m) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const auto b = reinterpret_cast<std::uintptr_t>(q);
+  return a < b + static_cast<std::uintptr_t>(m) && b < a + static_cast<std::uintptr_t>(n);
+}
+
+// An output must not share memory with an input: the kernels read inputs while writing.
+void check_no_overlap(const char* fn, const std::string& out_name, const ConstMatrixView& out,
+                      const std::string& in_name, const ConstMatrixView& in) {
+  if (overlaps(out.data, out.size_bytes_spanned(), in.data, in.size_bytes_spanned()))
+    fail(fn, out_name, concat("memory disjoint from ", in_name), "overlapping memory");
+}
+
+}  // namespace
+
+void validate_mx_operand(const char* fn, const char* name, const ConstMxOperand& op,
+                         Placement placement) {
+  const std::string data = std::string(name) + ".data";
+  check_dtype(fn, data, op.data.dtype, {DType::E4M3, DType::E5M2});
+  check_matrix(fn, data, op.data, placement);
+  check_scales(fn, name, op, placement);
+}
+
+void validate_gemm(const char* fn, const ConstMxOperand& a, const ConstMxOperand& b,
+                   const float* alpha, bool alpha_is_value, const MatrixView& d,
+                   Placement placement) {
+  validate_mx_operand(fn, "a", a, placement);
+  validate_mx_operand(fn, "b", b, placement);
+  const std::int64_t m = a.data.rows, n = b.data.rows, k = a.data.cols;
+  if (b.data.cols != k)
+    fail(fn, "b.data.cols (K)",
+         concat(k, " to match a (a is ", shape_str(m, k), ", b is N x K)"),
+         concat(b.data.cols, " (b is ", shape_str(n, b.data.cols), ")"));
+  if (k % 16 != 0) fail(fn, "K (a.data.cols)", "a multiple of 16", k);
+  if (placement.memory == Memory::Device) {
+    // TMA loads rows of A and B: 16-byte aligned base and row pitch.
+    for (const auto* op : {&a, &b}) {
+      const char* nm = op == &a ? "a.data" : "b.data";
+      const auto addr = reinterpret_cast<std::uintptr_t>(op->data.data);
+      if (addr % 16 != 0)
+        fail(fn, nm, "a 16-byte aligned address", concat("address 0x", std::hex, addr));
+      if (op->data.row_stride % 16 != 0)
+        fail(fn, concat(nm, ".row_stride"), "a multiple of 16 elements (16 bytes)",
+             op->data.row_stride);
+    }
+  }
+  check_dtype(fn, "d", d.dtype, {DType::BF16, DType::FP16, DType::FP32});
+  check_matrix(fn, "d", d, placement);
+  if (d.rows != m || d.cols != n)
+    fail(fn, "d shape", concat(shape_str(m, n), " (M x N from a and b)"), shape_str(d.rows, d.cols));
+  if (!alpha_is_value) {
+    if (alpha == nullptr) fail(fn, "alpha", "a non-null pointer to one fp32", "null");
+    if (reinterpret_cast<std::uintptr_t>(alpha) % alignof(float) != 0)
+      fail(fn, "alpha", "a 4-byte aligned address", "a misaligned address");
+    if (placement.query_driver) check_pointer_placement(fn, "alpha", alpha, placement.memory);
+  }
+  for (const auto& [nm, in] : {std::pair<const char*, ConstMatrixView>{"a.data", a.data},
+                               {"a.scales", a.scales},
+                               {"b.data", b.data},
+                               {"b.scales", b.scales}})
+    check_no_overlap(fn, "d", d, nm, in);
+}
+
+void validate_quantize(const char* fn, const ConstMatrixView& x, const ConstMxOperand& q,
+                       Placement placement) {
+  check_dtype(fn, "x", x.dtype, {DType::FP32, DType::BF16, DType::FP16});
+  check_matrix(fn, "x", x, placement);
+  validate_mx_operand(fn, "q", q, placement);
+  if (q.data.rows != x.rows || q.data.cols != x.cols)
+    fail(fn, "q.data shape", concat(shape_str(x.rows, x.cols), " (the shape of x)"),
+         shape_str(q.data.rows, q.data.cols));
+  check_no_overlap(fn, "q.data", q.data, "x", x);
+  check_no_overlap(fn, "q.scales", q.scales, "x", x);
+  check_no_overlap(fn, "q.scales", q.scales, "q.data", q.data);
+}
+
+void validate_quantize_columnwise(const char* fn, const ConstMatrixView& x,
+                                  const ConstMxOperand& qt, Placement placement) {
+  check_dtype(fn, "x", x.dtype, {DType::FP32, DType::BF16, DType::FP16});
+  check_matrix(fn, "x", x, placement);
+  validate_mx_operand(fn, "qt", qt, placement);
+  if (qt.data.rows != x.cols || qt.data.cols != x.rows)
+    fail(fn, "qt.data shape", concat(shape_str(x.cols, x.rows), " (the shape of x transposed)"),
+         shape_str(qt.data.rows, qt.data.cols));
+  check_no_overlap(fn, "qt.data", qt.data, "x", x);
+  check_no_overlap(fn, "qt.scales", qt.scales, "x", x);
+  check_no_overlap(fn, "qt.scales", qt.scales, "qt.data", qt.data);
+}
+
+void validate_dequantize(const char* fn, const ConstMxOperand& q, const ConstMatrixView& out,
+                         Placement placement) {
+  validate_mx_operand(fn, "q", q, placement);
+  check_dtype(fn, "out", out.dtype, {DType::FP32, DType::BF16, DType::FP16});
+  check_matrix(fn, "out", out, placement);
+  if (out.rows != q.data.rows || out.cols != q.data.cols)
+    fail(fn, "out shape", concat(shape_str(q.data.rows, q.data.cols), " (the shape of q)"),
+         shape_str(out.rows, out.cols));
+  check_no_overlap(fn, "out", out, "q.data", q.data);
+  check_no_overlap(fn, "out", out, "q.scales", q.scales);
+}
+
+void validate_scale_conversion(const char* fn, const ConstMatrixView& linear,
+                               const ConstMatrixView& swizzled, std::int64_t rows,
+                               std::int64_t k) {
+  if (rows < 1 || rows > kMaxDim) fail(fn, "rows", concat("1 .. ", kMaxDim), rows);
+  if (k < 1 || k > kMaxDim) fail(fn, "k", concat("1 .. ", kMaxDim), k);
+  const Placement host{Memory::Host, false};
+  for (const auto& [nm, view, layout] :
+       {std::tuple<const char*, ConstMatrixView, ScaleLayout>{"linear", linear, ScaleLayout::Linear},
+        {"swizzled", swizzled, ScaleLayout::Swizzled128x4}}) {
+    check_dtype(fn, nm, view.dtype, {DType::E8M0});
+    check_matrix(fn, nm, view, host);
+    const ScaleShape want = scale_shape(rows, k, layout);
+    if (view.rows != want.rows || view.cols != want.cols)
+      fail(fn, concat(nm, " shape"),
+           concat(shape_str(want.rows, want.cols), " for ", layout_name(layout), " scales of a ",
+                  shape_str(rows, k), " operand"),
+           shape_str(view.rows, view.cols));
+  }
+  if (swizzled.row_stride != swizzled.cols)
+    fail(fn, "swizzled.row_stride", concat(swizzled.cols, " (swizzled scales are contiguous)"),
+         swizzled.row_stride);
+  check_no_overlap(fn, "swizzled", swizzled, "linear", linear);
+}
+
+}  // namespace mxgemm::detail

@@ -26,6 +26,11 @@ void validate_gemm(const char* fn, const ConstMxOperand& a, const ConstMxOperand
 void validate_quantize(const char* fn, const ConstMatrixView& x, const ConstMxOperand& q,
                        Placement placement);
 
+// Columnwise quantize: x (R x K, FP32/BF16/FP16) -> qt (K x R E4M3/E5M2 + E8M0 scales of
+// a K x R operand in qt.layout).
+void validate_quantize_columnwise(const char* fn, const ConstMatrixView& x,
+                                  const ConstMxOperand& qt, Placement placement);
+
 // Dequantize: q (R x K MXFP8) -> out (R x K, FP32/BF16/FP16).
 void validate_dequantize(const char* fn, const ConstMxOperand& q, const ConstMatrixView& out,
                          Placement placement);
