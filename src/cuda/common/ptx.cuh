@@ -1,0 +1,144 @@
+// Thin PTX wrappers, each naming the PTX ISA section it implements: the memory-bound
+// kernels' cp.async (namespace mxgemm::cuda) and the Hopper GEMM's (namespace mxgemm::ptx).
+#pragma once
+
+#include <cstdint>
+
+namespace mxgemm::cuda {
+
+// cp.async.cg.shared.global, 16 bytes (PTX ISA 9.7.9.25.3.1, sm_80+): an asynchronous
+// global -> shared copy that bypasses L1 and holds no registers while in flight.
+__device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const auto s = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
+#else  // older targets (never dispatched to: the quantizers need sm_89) copy synchronously
+  *static_cast<uint4*>(smem) = *static_cast<const uint4*>(gmem);
+#endif
+}
+
+// cp.async.wait_all (PTX ISA 9.7.9.25.3.4): waits for every cp.async of this thread. A
+// barrier afterwards makes the copies visible to the whole CTA.
+__device__ __forceinline__ void cp_async_wait_all() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// max.u16x2 (PTX ISA 9.7.1.11, sm_90): two unsigned 16-bit maxima in one instruction.
+__device__ __forceinline__ std::uint32_t max_u16x2(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  std::uint32_t d;
+  asm("max.u16x2 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+#else
+  return __vmaxu2(a, b);
+#endif
+}
+
+}  // namespace mxgemm::cuda
+
+// ----------------------------------------------------------------------------------------
+// Hopper (sm_90a) wrappers of the GEMM mainloop: mbarrier, TMA, fences, setmaxnreg, wgmma.
+namespace mxgemm::ptx {
+
+__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// --- mbarrier (PTX ISA 9.7.13.15) --------------------------------------------------------
+__device__ __forceinline__ void mbarrier_init(std::uint64_t* bar, std::uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count));
+}
+// Makes mbarrier.init visible to the async proxy (TMA) before first use.
+__device__ __forceinline__ void fence_barrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+__device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
+}
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint64_t* bar, std::uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
+               "r"(bytes)
+               : "memory");
+}
+// Blocks until the phase with parity `parity` has completed.
+__device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra WAIT_%=;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(parity)
+      : "memory");
+}
+
+// --- TMA: cp.async.bulk.tensor (PTX ISA 9.7.9.25.5.1) -------------------------------------
+// Loads the box at (x = inner coordinate, y = row) of a 2-D tensor map into shared memory
+// and signals `bar` with the byte count. Out-of-bounds elements are filled with zeros.
+__device__ __forceinline__ void tma_load_2d(void* dst, const void* tensor_map, std::uint64_t* bar,
+                                            std::int32_t x, std::int32_t y) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_addr(dst)),
+      "l"(tensor_map), "r"(smem_addr(bar)), "r"(x), "r"(y)
+      : "memory");
+}
+__device__ __forceinline__ void prefetch_tensor_map(const void* tensor_map) {
+  asm volatile("prefetch.tensormap [%0];" ::"l"(tensor_map) : "memory");
+}
+
+// Orders this thread's generic-proxy shared-memory writes before later async-proxy reads
+// (wgmma operands written with st.shared). PTX ISA 9.7.13.4 (membar/fence).
+__device__ __forceinline__ void fence_proxy_async_smem() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// Named barrier over `count` threads (PTX ISA 9.7.13.1, bar.sync).
+__device__ __forceinline__ void named_barrier_sync(std::uint32_t id, std::uint32_t count) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+
+// --- setmaxnreg (PTX ISA 9.7.17.1) --------------------------------------------------------
+template <std::uint32_t kRegs>
+__device__ __forceinline__ void setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegs));
+}
+template <std::uint32_t kRegs>
+__device__ __forceinline__ void setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegs));
+}
+
+// --- wgmma (PTX ISA 9.7.15) ---------------------------------------------------------------
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
+}
+// Keeps the compiler from moving accumulator reads/writes across wgmma boundaries.
+__device__ __forceinline__ void fence_operand(float& r) { asm volatile("" : "+f"(r)::"memory"); }
+__device__ __forceinline__ void fence_operand(std::uint32_t& r) {
+  asm volatile("" : "+r"(r)::"memory");
+}
+__device__ __forceinline__ void fence_operand(std::uint64_t& r) {
+  asm volatile("" : "+l"(r)::"memory");
+}
+
+// Shared-memory matrix descriptor (PTX ISA 9.7.15.5.1, "Matrix Descriptor Format"):
+//   bits  0-13  start address >> 4
+//   bits 16-29  leading-dimension byte offset >> 4 (unused for swizzled K-major; set to 1)
+//   bits 32-45  stride-dimension byte offset >> 4 (distance between 8-row groups)
+//   bits 49-51  base offset (0: buffers are aligned to the swizzle pattern)
+//   bits 62-63  swizzle mode: 1 = 128B, 2 = 64B, 3 = 32B
+__device__ __forceinline__ std::uint64_t smem_desc_k_major_sw128(std::uint32_t smem_byte_addr) {
+  constexpr std::uint64_t kSbo = 1024;  // 8 rows x 128 bytes
+  return (static_cast<std::uint64_t>((smem_byte_addr & 0x3FFFF) >> 4)) |
+         (std::uint64_t{1} << 16) | ((kSbo >> 4) << 32) | (std::uint64_t{1} << 62);
+}
+
+}  // namespace mxgemm::ptx
