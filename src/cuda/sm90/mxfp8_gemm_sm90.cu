@@ -1,0 +1,72 @@
+// Launcher of the sm_90a MXFP8 GEMM: tensor maps, kernel parameters, persistent grid.
+#include "cuda/sm90/mxfp8_gemm_sm90.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include "core/check.hpp"
+#include "cuda/common/tensor_map.hpp"
+#include "cuda/sm90/mxfp8_gemm_kernel.cuh"
+#include "mxgemm/layout.hpp"
+
+namespace mxgemm::sm90 {
+namespace {
+
+ScaleSource scale_source(const ConstMxOperand& op) {
+  return {static_cast<const std::uint8_t*>(op.scales.data), op.scales.row_stride,
+          op.layout == ScaleLayout::Swizzled128x4};
+}
+
+template <DType kA, DType kB>
+void launch(const CUtensorMap& tma_a, const CUtensorMap& tma_b, const Mxfp8GemmParams& p,
+            cudaStream_t stream) {
+  auto* kernel = &mxfp8_gemm_sm90_kernel<kA, kB>;
+  // Once per process and instantiation: raise the dynamic shared-memory limit.
+  static const bool configured = [&] {
+    MXGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           Cfg::kSmemBytes));
+    return true;
+  }();
+  (void)configured;
+  int device = 0, sms = 0;
+  MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int tiles = p.tiles_m * p.tiles_n;
+  const int grid = tiles < sms ? tiles : sms;
+  kernel<<<grid, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(tma_a, tma_b, p);
+  MXGEMM_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+void launch_mxfp8_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
+                       const MatrixView& d, cudaStream_t stream) {
+  Mxfp8GemmParams p{};
+  p.m = static_cast<int>(a.data.rows);
+  p.n = static_cast<int>(b.data.rows);
+  p.k = static_cast<int>(a.data.cols);
+  p.scale_cols = static_cast<int>(scale_cols(p.k));
+  p.tiles_m = static_cast<int>(ceil_div(p.m, Cfg::kBlockM));
+  p.tiles_n = static_cast<int>(ceil_div(p.n, Cfg::kBlockN));
+  p.k_stages = static_cast<int>(ceil_div(p.k, Cfg::kBlockK));
+  p.sa = scale_source(a);
+  p.sb = scale_source(b);
+  p.alpha = alpha;
+  p.d = d.data;
+  p.ldd = d.row_stride;
+  p.d_dtype = d.dtype;
+
+  const CUtensorMap tma_a = cuda::make_tensor_map_2d_u8(
+      a.data.data, a.data.rows, a.data.cols, a.data.row_stride, Cfg::kBlockM, Cfg::kBlockK,
+      CU_TENSOR_MAP_SWIZZLE_64B);
+  const CUtensorMap tma_b = cuda::make_tensor_map_2d_u8(
+      b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, Cfg::kBlockK,
+      CU_TENSOR_MAP_SWIZZLE_64B);
+
+  const bool a_e4m3 = a.data.dtype == DType::E4M3, b_e4m3 = b.data.dtype == DType::E4M3;
+  if (a_e4m3 && b_e4m3) launch<DType::E4M3, DType::E4M3>(tma_a, tma_b, p, stream);
+  else if (a_e4m3) launch<DType::E4M3, DType::E5M2>(tma_a, tma_b, p, stream);
+  else if (b_e4m3) launch<DType::E5M2, DType::E4M3>(tma_a, tma_b, p, stream);
+  else launch<DType::E5M2, DType::E5M2>(tma_a, tma_b, p, stream);
+}
+
+}  // namespace mxgemm::sm90
