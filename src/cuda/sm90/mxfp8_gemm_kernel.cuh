@@ -86,6 +86,21 @@ __device__ __forceinline__ std::uint32_t load_scale(const ScaleSource& s, int ro
   return __ldg(s.data + off);
 }
 
+// The E8M0 bytes of one stage's scale blocks for kRows rows. Loaded a stage ahead of use:
+// the bytes come from L2, and waiting for them inside the stage cost more than the stage.
+template <int kRows>
+struct StageScales {
+  std::uint32_t bytes[kRows][Cfg::kScaleBlocksPerStage];
+  __device__ __forceinline__ void load(const ScaleSource& s, const int (&rows)[kRows], int stage,
+                                       int num_rows, int blocks) {
+#pragma unroll
+    for (int r = 0; r < kRows; ++r)
+#pragma unroll
+      for (int b = 0; b < Cfg::kScaleBlocksPerStage; ++b)
+        bytes[r][b] = load_scale(s, rows[r], stage * Cfg::kScaleBlocksPerStage + b, num_rows, blocks);
+  }
+};
+
 // Byte offset of 16-byte chunk `chunk` of row `row` in a TMA 64B-swizzled tile of 64-byte rows
 // (the swizzle XORs chunk bits [4,5] with address bits [7,8]).
 __device__ __forceinline__ int sw64_offset(int row, int chunk) {
@@ -225,13 +240,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     RingIndex<Cfg::kBf16Buffers> buf;
     for (int t = blockIdx.x; t < num_tiles; t += gridDim.x) {
       const int n = tile_coord(t, p.tiles_m, p.tiles_n).n * Cfg::kBlockN + row;
+      StageScales<1> scales, next;
+      scales.load(p.sb, {n}, 0, p.n, p.scale_cols);
       for (int ks = 0; ks < p.k_stages; ++ks, st.advance(), buf.advance()) {
-        const int blk0 = ks * Cfg::kScaleBlocksPerStage;  // scale loads overlap the waits
-        const float s0 = cuda::e8m0_to_float(load_scale(p.sb, n, blk0, p.n, p.scale_cols));
-        const float s1 = cuda::e8m0_to_float(load_scale(p.sb, n, blk0 + 1, p.n, p.scale_cols));
+        next.load(p.sb, {n}, ks + 1, p.n, p.scale_cols);  // one stage ahead: hides L2 latency
         ptx::mbarrier_wait(&smem.full[st.index], st.phase);
         ptx::mbarrier_wait(&smem.b_empty[buf.index], buf.phase ^ 1);
-        convert_b_row<kElemB>(smem.b[st.index], smem.b_bf16[buf.index], row, s0, s1);
+        convert_b_row<kElemB>(smem.b[st.index], smem.b_bf16[buf.index], row,
+                              cuda::e8m0_to_float(scales.bytes[0][0]),
+                              cuda::e8m0_to_float(scales.bytes[0][1]));
+        scales = next;
         // Orders the generic-proxy smem accesses above before async-proxy ones after the
         // barriers: wgmma reading the bf16 writes, and TMA overwriting the fp8 stage.
         ptx::fence_proxy_async_smem();
@@ -276,15 +294,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
 
+      const int rows[2] = {m0 + a_row, m0 + a_row + 8};
+      StageScales<2> scales, next;
+      scales.load(p.sa, rows, 0, p.m, p.scale_cols);
       for (int ks = 0; ks < p.k_stages; ++ks) {
-        const int blk0 = ks * Cfg::kScaleBlocksPerStage;
-        float sa[2][2];  // scale loads go out first so their latency overlaps the waits
+        next.load(p.sa, rows, ks + 1, p.m, p.scale_cols);  // one stage ahead: hides L2 latency
+        float sa[2][2];
 #pragma unroll
         for (int half = 0; half < 2; ++half)
 #pragma unroll
-          for (int blk = 0; blk < 2; ++blk)
-            sa[half][blk] = cuda::e8m0_to_float(
-                load_scale(p.sa, m0 + a_row + 8 * half, blk0 + blk, p.m, p.scale_cols));
+          for (int blk = 0; blk < 2; ++blk) sa[half][blk] = cuda::e8m0_to_float(scales.bytes[half][blk]);
+        scales = next;
         ptx::mbarrier_wait(&smem.full[st.index], st.phase);
         // ptxas keeps wgmma asynchronous only if no register input of an in-flight wgmma
         // group is written, so this warpgroup's previous stage must finish before its A
