@@ -76,28 +76,36 @@ __device__ __forceinline__ TileCoord tile_coord(int t, int tiles_m, int tiles_n)
   return {first_m + in_group % group_m, in_group / group_m};
 }
 
-// The E8M0 byte of (row, block), or 127 (scale 1) outside the matrix, where TMA has filled
-// the data with zeros: padding scales are never read.
-__device__ __forceinline__ std::uint32_t load_scale(const ScaleSource& s, int row, int block,
-                                                    int rows, int blocks) {
-  if (row >= rows || block >= blocks) return 127u;
-  const std::int64_t off = s.swizzled ? swizzled_scale_offset(row, block, blocks)
-                                      : linear_scale_offset(row, block, s.row_stride);
-  return __ldg(s.data + off);
-}
+// Reads the E8M0 scales of one matrix row, block after block. Both layouts place block c of
+// row r at offset(r, 0) + offset(0, c), so the row part is computed once per tile and the
+// per-block part is a shift and a mask. Rows past the matrix and blocks past ceil(K/32)
+// read as 127 (scale 1) against the zeros TMA fills in there: padding is never read.
+struct ScaleRow {
+  const std::uint8_t* row_base;  // null when the row is outside the matrix
+  bool swizzled;
+  int blocks;
+  __device__ __forceinline__ ScaleRow(const ScaleSource& s, int row, int rows, int blocks_)
+      : row_base(row < rows ? s.data + (s.swizzled ? swizzled_scale_offset(row, 0, blocks_)
+                                                    : linear_scale_offset(row, 0, s.row_stride))
+                            : nullptr),
+        swizzled(s.swizzled), blocks(blocks_) {}
+  __device__ __forceinline__ std::uint32_t load(int block) const {
+    if (row_base == nullptr || block >= blocks) return 127u;
+    return __ldg(row_base + (swizzled ? swizzled_scale_offset(0, block, blocks)
+                                      : linear_scale_offset(0, block, 0)));
+  }
+};
 
-// The E8M0 bytes of one stage's scale blocks for kRows rows. Loaded a stage ahead of use:
-// the bytes come from L2, and waiting for them inside the stage cost more than the stage.
+// The E8M0 bytes of one stage's scale blocks for kRows rows. Loaded a stage ahead of use.
 template <int kRows>
 struct StageScales {
   std::uint32_t bytes[kRows][Cfg::kScaleBlocksPerStage];
-  __device__ __forceinline__ void load(const ScaleSource& s, const int (&rows)[kRows], int stage,
-                                       int num_rows, int blocks) {
+  __device__ __forceinline__ void load(const ScaleRow (&rows)[kRows], int stage) {
 #pragma unroll
     for (int r = 0; r < kRows; ++r)
 #pragma unroll
       for (int b = 0; b < Cfg::kScaleBlocksPerStage; ++b)
-        bytes[r][b] = load_scale(s, rows[r], stage * Cfg::kScaleBlocksPerStage + b, num_rows, blocks);
+        bytes[r][b] = rows[r].load(stage * Cfg::kScaleBlocksPerStage + b);
   }
 };
 
@@ -240,10 +248,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     RingIndex<Cfg::kBf16Buffers> buf;
     for (int t = blockIdx.x; t < num_tiles; t += gridDim.x) {
       const int n = tile_coord(t, p.tiles_m, p.tiles_n).n * Cfg::kBlockN + row;
+      const ScaleRow scale_rows[1] = {ScaleRow(p.sb, n, p.n, p.scale_cols)};
       StageScales<1> scales, next;
-      scales.load(p.sb, {n}, 0, p.n, p.scale_cols);
+      scales.load(scale_rows, 0);
       for (int ks = 0; ks < p.k_stages; ++ks, st.advance(), buf.advance()) {
-        next.load(p.sb, {n}, ks + 1, p.n, p.scale_cols);  // one stage ahead: hides L2 latency
+        next.load(scale_rows, ks + 1);
         ptx::mbarrier_wait(&smem.full[st.index], st.phase);
         ptx::mbarrier_wait(&smem.b_empty[buf.index], buf.phase ^ 1);
         convert_b_row<kElemB>(smem.b[st.index], smem.b_bf16[buf.index], row,
@@ -294,11 +303,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
 
-      const int rows[2] = {m0 + a_row, m0 + a_row + 8};
+      const ScaleRow scale_rows[2] = {ScaleRow(p.sa, m0 + a_row, p.m, p.scale_cols),
+                                      ScaleRow(p.sa, m0 + a_row + 8, p.m, p.scale_cols)};
       StageScales<2> scales, next;
-      scales.load(p.sa, rows, 0, p.m, p.scale_cols);
+      scales.load(scale_rows, 0);
       for (int ks = 0; ks < p.k_stages; ++ks) {
-        next.load(p.sa, rows, ks + 1, p.m, p.scale_cols);  // one stage ahead: hides L2 latency
+        next.load(scale_rows, ks + 1);  // one stage ahead
         float sa[2][2];
 #pragma unroll
         for (int half = 0; half < 2; ++half)
