@@ -11,24 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "common/expect_error.hpp"
 #include "mxgemm/mxgemm.hpp"
 
 namespace mxgemm {
 namespace {
 
-template <typename E, typename F>
-void expect_error(F&& f, std::initializer_list<const char*> fragments) {
-  try {
-    f();
-    FAIL() << "no exception thrown";
-  } catch (const E& e) {
-    const std::string msg = e.what();
-    for (const char* frag : fragments)
-      EXPECT_NE(msg.find(frag), std::string::npos) << "message lacks '" << frag << "': " << msg;
-  } catch (const std::exception& e) {
-    FAIL() << "wrong exception type: " << e.what();
-  }
-}
+using testing::expect_error;
 
 // An R x K bf16 input and the buffers of its columnwise (K x R) quantization.
 struct ColumnwiseCase {

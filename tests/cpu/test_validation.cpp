@@ -6,25 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "common/expect_error.hpp"
 #include "mxgemm/mxgemm.hpp"
 
 namespace mxgemm {
 namespace {
 
-// Runs `f`, expects exception E, and checks that every fragment appears in its message.
-template <typename E, typename F>
-void expect_error(F&& f, std::initializer_list<const char*> fragments) {
-  try {
-    f();
-    FAIL() << "no exception thrown";
-  } catch (const E& e) {
-    const std::string msg = e.what();
-    for (const char* frag : fragments)
-      EXPECT_NE(msg.find(frag), std::string::npos) << "message lacks '" << frag << "': " << msg;
-  } catch (const std::exception& e) {
-    FAIL() << "wrong exception type: " << e.what();
-  }
-}
+using testing::expect_error;
 
 // Valid host operands for an M x N x K GEMM, swizzled scales, FP32 output. Buffers are
 // 16-byte aligned (std::vector of uint64 storage) so the device-placement variants can

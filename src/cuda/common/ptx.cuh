@@ -96,11 +96,6 @@ __device__ __forceinline__ void fence_proxy_async_smem() {
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
 
-// Named barrier over `count` threads (PTX ISA 9.7.13.1, bar.sync).
-__device__ __forceinline__ void named_barrier_sync(std::uint32_t id, std::uint32_t count) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
-}
-
 // --- setmaxnreg (PTX ISA 9.7.17.1) --------------------------------------------------------
 template <std::uint32_t kRegs>
 __device__ __forceinline__ void setmaxnreg_inc() {
@@ -122,12 +117,6 @@ __device__ __forceinline__ void wgmma_wait() {
 }
 // Keeps the compiler from moving accumulator reads/writes across wgmma boundaries.
 __device__ __forceinline__ void fence_operand(float& r) { asm volatile("" : "+f"(r)::"memory"); }
-__device__ __forceinline__ void fence_operand(std::uint32_t& r) {
-  asm volatile("" : "+r"(r)::"memory");
-}
-__device__ __forceinline__ void fence_operand(std::uint64_t& r) {
-  asm volatile("" : "+l"(r)::"memory");
-}
 
 // Shared-memory matrix descriptor (PTX ISA 9.7.15.5.1, "Matrix Descriptor Format"):
 //   bits  0-13  start address >> 4
