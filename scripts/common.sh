@@ -37,11 +37,23 @@ ensure_deps() {
   fi
 }
 
+# CUTLASS headers for the sm_100a path: the nvidia-cutlass wheel ships them (pure Python
+# package, headers under cutlass_library/source). Without them the path is configured off.
+ensure_cutlass() {
+  command -v python3 >/dev/null 2>&1 || return 0
+  python3 -c "import cutlass_library" >/dev/null 2>&1 && return 0
+  echo "== installing CUTLASS headers: pip install nvidia-cutlass==4.2.0.0"
+  python3 -m pip install -q --disable-pip-version-check nvidia-cutlass==4.2.0.0 ||
+    echo "warning: could not install nvidia-cutlass; the sm_100a path will be off" >&2
+}
+
 configure() {
   if ! command -v nvcc >/dev/null 2>&1; then
     echo "error: nvcc not found on PATH nor in /usr/local/cuda/bin: install the CUDA 13 toolkit" >&2
     exit 2
   fi
+  local py=()
+  command -v python3 >/dev/null 2>&1 && py=(-DPython3_EXECUTABLE="$(command -v python3)")
   cmake -S "$REPO_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS"
+    -DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS" "${py[@]}"
 }

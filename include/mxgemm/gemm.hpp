@@ -30,6 +30,12 @@ namespace mxgemm {
 // Shapes: M >= 1, N >= 1, K >= 16 with K % 16 == 0. Alignment: a and b data pointers
 // and row strides in bytes multiples of 16; d aligned to its element size.
 //
+// Backends, chosen by the current device: compute capability 9.0 runs the Hopper kernel
+// (everything above); 10.0 runs the CUTLASS kernel when the library was built with it,
+// which additionally needs E4M3 operands, swizzled scales (16-byte aligned), BF16/FP16
+// output, N and d.row_stride multiples of 8 and a 16-byte aligned d, and refuses the rest
+// with UnsupportedError; other devices get UnsupportedError naming the device.
+//
 // Throws ArgumentError / DtypeError for bad input (the message names the argument, the
 // expected and the actual value), UnsupportedError when no GPU backend can run here
 // (no CUDA device, or an architecture without a kernel), CudaError when a CUDA call

@@ -3,8 +3,10 @@
 
 #include "core/check.hpp"
 #include "core/device.hpp"
+#include "core/dispatch.hpp"
 #include "core/validate.hpp"
 #include "cuda/quantize/launch.hpp"
+#include "cuda/sm100/mxfp8_gemm_sm100.hpp"
 #include "cuda/sm90/mxfp8_gemm_sm90.hpp"
 #include "mxgemm/gemm.hpp"
 #include "mxgemm/quantize.hpp"
@@ -37,27 +39,43 @@ DeviceQuery query_current_device() {
   return q;
 }
 
-namespace {
-
-const char* kSupported = "supported: sm_90 (Hopper, H100/H200)";
-
-// Which GEMM kernel family serves this device, or why none does.
-BackendInfo select_gemm_backend(const DeviceQuery& dev) {
-  BackendInfo info;
+BackendChoice select_gemm_backend(const DeviceQuery& dev, bool sm100_built) {
+  BackendChoice c;
   if (!dev.present) {
-    info.reason = dev.error;
-    return info;
+    c.info.reason = dev.error;
+    return c;
   }
+  const std::string device = concat(dev.name, " (compute capability ", dev.major, ".", dev.minor, ")");
   if (dev.major == 9 && dev.minor == 0) {
-    info.available = true;
-    info.name = "sm90a (Hopper)";
-    return info;
+    c.backend = GemmBackend::Sm90;
+    c.info.available = true;
+    c.info.name = "sm90a (Hopper)";
+  } else if (dev.major == 10 && dev.minor == 0 && sm100_built) {
+    c.backend = GemmBackend::Sm100;
+    c.info.available = true;
+    c.info.name = "sm100a (Blackwell, CUTLASS)";
+  } else if (dev.major == 10 && dev.minor == 0) {
+    c.info.reason = concat(device, " needs the sm_100 path, which this build does not have: "
+                                   "it was configured without CUTLASS headers (MXGEMM_SM100; "
+                                   "see README)");
+  } else {
+    c.info.reason = concat("no mxgemm GPU kernel for ", device,
+                           "; supported: compute capability 9.0 (sm_90a: H100, H200) and "
+                           "10.0 (sm_100a: B200, GB200); mxfp8_scaled_mm_reference runs on "
+                           "the CPU");
   }
-  info.reason = concat("no mxgemm GPU kernel for ", dev.name, " (compute capability ",
-                       dev.major, ".", dev.minor, "); ", kSupported,
-                       "; mxfp8_scaled_mm_reference runs on the CPU");
-  return info;
+  return c;
 }
+
+bool sm100_path_built() {
+#if defined(MXGEMM_HAVE_SM100)
+  return true;
+#else
+  return false;
+#endif
+}
+
+namespace {
 
 // The quantize kernels need no Hopper-only instruction: any device of compute capability
 // 8.9 or newer that this binary has code for runs them.
@@ -73,7 +91,9 @@ void require_quantize_kernels(const char* fn, const DeviceQuery& dev) {
 }  // namespace
 }  // namespace detail
 
-BackendInfo gemm_backend() { return detail::select_gemm_backend(detail::query_current_device()); }
+BackendInfo gemm_backend() {
+  return detail::select_gemm_backend(detail::query_current_device(), detail::sm100_path_built()).info;
+}
 
 void mxfp8_scaled_mm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
                      MatrixView d, cudaStream_t stream, bool skip_checks) {
@@ -81,9 +101,19 @@ void mxfp8_scaled_mm(const ConstMxOperand& a, const ConstMxOperand& b, const flo
   const detail::DeviceQuery dev = detail::query_current_device();
   detail::validate_gemm(fn, a, b, alpha, /*alpha_is_value=*/false, d,
                         {Memory::Device, dev.present && !skip_checks});
-  const BackendInfo info = detail::select_gemm_backend(dev);
-  if (!info.available) detail::throw_no_backend(fn, info);
-  sm90::launch_mxfp8_gemm(a, b, alpha, d, stream);
+  const detail::BackendChoice choice = detail::select_gemm_backend(dev, detail::sm100_path_built());
+  switch (choice.backend) {
+    case detail::GemmBackend::Sm90:
+      sm90::launch_mxfp8_gemm(a, b, alpha, d, stream);
+      return;
+    case detail::GemmBackend::Sm100:
+      detail::validate_gemm_sm100_support(fn, a, b, d);
+      sm100::launch_mxfp8_gemm(a, b, alpha, d, stream);
+      return;
+    case detail::GemmBackend::None:
+      break;
+  }
+  detail::throw_no_backend(fn, choice.info);
 }
 
 void quantize_mxfp8(ConstMatrixView x, const MxOperand& q, ScaleRounding rounding,

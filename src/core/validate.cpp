@@ -161,6 +161,33 @@ void validate_gemm(const char* fn, const ConstMxOperand& a, const ConstMxOperand
     check_no_overlap(fn, "d", d, nm, in);
 }
 
+void validate_gemm_sm100_support(const char* fn, const ConstMxOperand& a, const ConstMxOperand& b,
+                                 const MatrixView& d) {
+  const std::string why = " on the sm_100 path";
+  for (const auto& [nm, op] : {std::pair<const char*, const ConstMxOperand*>{"a", &a}, {"b", &b}}) {
+    if (op->data.dtype != DType::E4M3)
+      fail<UnsupportedError>(fn, concat(nm, ".data.dtype"), "e4m3" + why, dtype_name(op->data.dtype));
+    if (op->layout != ScaleLayout::Swizzled128x4)
+      fail<UnsupportedError>(fn, concat(nm, ".layout"),
+                             "swizzled128x4 scales" + why + " (convert with scales_to_swizzled)",
+                             layout_name(op->layout));
+    const auto addr = reinterpret_cast<std::uintptr_t>(op->scales.data);
+    if (addr % 16 != 0)
+      fail<UnsupportedError>(fn, concat(nm, ".scales.data"), "a 16-byte aligned address" + why,
+                             concat("address 0x", std::hex, addr));
+  }
+  if (d.dtype != DType::BF16 && d.dtype != DType::FP16)
+    fail<UnsupportedError>(fn, "d.dtype", "bf16 or fp16" + why, dtype_name(d.dtype));
+  // The epilogue stores 16-byte vectors of 8 outputs.
+  if (d.cols % 8 != 0) fail<UnsupportedError>(fn, "N (d.cols)", "a multiple of 8" + why, d.cols);
+  if (d.row_stride % 8 != 0)
+    fail<UnsupportedError>(fn, "d.row_stride", "a multiple of 8 elements" + why, d.row_stride);
+  const auto daddr = reinterpret_cast<std::uintptr_t>(d.data);
+  if (daddr % 16 != 0)
+    fail<UnsupportedError>(fn, "d.data", "a 16-byte aligned address" + why,
+                           concat("address 0x", std::hex, daddr));
+}
+
 void validate_quantize(const char* fn, const ConstMatrixView& x, const ConstMxOperand& q,
                        Placement placement) {
   check_dtype(fn, "x", x.dtype, {DType::FP32, DType::BF16, DType::FP16});

@@ -22,6 +22,12 @@ void validate_gemm(const char* fn, const ConstMxOperand& a, const ConstMxOperand
                    const float* alpha, bool alpha_is_value, const MatrixView& d,
                    Placement placement);
 
+// What the sm_100 (CUTLASS) GEMM adds to the contract, checked after validate_gemm: E4M3
+// operands, swizzled scales, BF16/FP16 output whose row pitch and base are 16-byte aligned.
+// Throws UnsupportedError (a valid request this backend cannot run), same message format.
+void validate_gemm_sm100_support(const char* fn, const ConstMxOperand& a, const ConstMxOperand& b,
+                                 const MatrixView& d);
+
 // Quantize: x (R x K, FP32/BF16/FP16) -> q (R x K E4M3/E5M2 + E8M0 scales in q.layout).
 void validate_quantize(const char* fn, const ConstMatrixView& x, const ConstMxOperand& q,
                        Placement placement);

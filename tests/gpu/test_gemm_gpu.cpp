@@ -46,6 +46,7 @@ constexpr std::uint8_t kPoison = 0xFF;
 
 struct GpuResult {
   HostOutput out;
+  bool unsupported = false;  // the backend refused the case (UnsupportedError)
   bool guards_intact = false;
   bool gap_untouched = false;
   std::int64_t unwritten = 0;
@@ -64,7 +65,15 @@ GpuResult run_gpu(const HostMxOperand& a, const HostMxOperand& b, DType out, flo
   dalpha.upload(&alpha);
   MatrixView dv = r.out.view(Memory::Device);
   dv.data = dd.data();
-  mxfp8_scaled_mm(da.view, db.view, static_cast<const float*>(dalpha.data()), dv);
+  try {
+    mxfp8_scaled_mm(da.view, db.view, static_cast<const float*>(dalpha.data()), dv);
+  } catch (const UnsupportedError& e) {
+    // Only the sm_100 path narrows the contract (E4M3, swizzled scales, 16-bit output,
+    // N % 8 == 0); on Hopper every valid case must run.
+    EXPECT_NE(gemm_backend().name.find("sm100"), std::string::npos) << e.what();
+    r.unsupported = true;
+    return r;
+  }
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   r.out.bytes = dd.download();
   r.guards_intact = dd.guards_intact() && da.data.guards_intact() && db.data.guards_intact();
@@ -105,6 +114,7 @@ void expect_matches_reference(const HostMxOperand& a, const HostMxOperand& b, co
                               float alpha, const std::string& what) {
   const DType out = g.out.dtype;
   SCOPED_TRACE(what);
+  if (g.unsupported) return;  // refused with UnsupportedError by this backend (checked above)
   EXPECT_TRUE(g.guards_intact) << "something was written outside the buffers";
   EXPECT_TRUE(g.gap_untouched) << "the gap between output rows was written";
   EXPECT_EQ(g.unwritten, 0) << "output elements left unwritten";
@@ -219,6 +229,7 @@ TEST(GpuGemm, NanScalesAndElementsPropagate) {
   b.set_code(7, 131, nan_code(b.dtype));  // column 7 of D is NaN
   b.set_scale(290, 4, kScaleNaN);         // column 290 of D is NaN (scale of the last block)
   const GpuResult g = run_gpu(a, b, DType::FP32, 1.0f);
+  if (g.unsupported) GTEST_SKIP() << "FP32 output is not supported by this backend";
   std::int64_t nans = 0;
   for (std::int64_t i = 0; i < 200; ++i)
     for (std::int64_t j = 0; j < 300; ++j) {
@@ -267,6 +278,7 @@ TEST(GpuGemm, ExtremeScalesOutsideTheExactRange) {
   const HostMxOperand a = random_mx_operand(130, 96, rng, oa);
   const HostMxOperand b = random_mx_operand(140, 96, rng, ob);
   const GpuResult g = run_gpu(a, b, DType::FP32, 1.0f);
+  if (g.unsupported) GTEST_SKIP() << "FP32 output is not supported by this backend";
   const HostOutput ref = run_reference(a, b, DType::FP32, 1.0f);
   std::int64_t differ = 0;
   for (std::int64_t i = 0; i < 130; ++i)
@@ -286,6 +298,7 @@ TEST(GpuGemm, TwoRunsAreBitwiseIdentical) {
   const HostMxOperand a = random_mx_operand(777, 1040, rng);
   const HostMxOperand b = random_mx_operand(1500, 1040, rng);
   const GpuResult r1 = run_gpu(a, b, DType::FP32, 1.0f);
+  if (r1.unsupported) GTEST_SKIP() << "FP32 output is not supported by this backend";
   const GpuResult r2 = run_gpu(a, b, DType::FP32, 1.0f);
   EXPECT_EQ(r1.out.bytes, r2.out.bytes);
 }
