@@ -1,0 +1,69 @@
+"""mxgemm: exact MXFP8 (OCP MX) block-scaled GEMM.
+
+Torch-free, on numpy arrays (imported with the package):
+    mxfp8_scaled_mm_reference, quantize_mxfp8_reference, dequantize_mxfp8_reference,
+    to_swizzled, to_linear, scale_shape, gemm_backend, bf16_to_float32, float32_to_bf16
+    and the exceptions DtypeError (TypeError), ArgumentError (ValueError),
+    UnsupportedError and CudaError (RuntimeError).
+
+PyTorch operators (torch is imported on first use of one of these names):
+    mxfp8_scaled_mm, quantize_mxfp8, dequantize_mxfp8 (mxgemm.ops), MXLinear (mxgemm.nn).
+"""
+
+from importlib import import_module as _import_module
+
+from . import _core
+from ._core import (
+    ArgumentError,
+    CudaError,
+    DtypeError,
+    UnsupportedError,
+    dequantize_mxfp8_reference,
+    gemm_backend,
+    mxfp8_scaled_mm_reference,
+    quantize_mxfp8_reference,
+    scale_shape,
+    to_linear,
+    to_swizzled,
+)
+from ._host import bf16_to_float32, float32_to_bf16
+
+__version__ = _core.__version__
+
+for _error in (ArgumentError, CudaError, DtypeError, UnsupportedError):
+    _error.__module__ = __name__
+del _error
+
+# name -> submodule that defines it; loaded (with torch) on first access.
+_LAZY = {
+    "ops": None,
+    "nn": None,
+    "mxfp8_scaled_mm": "ops",
+    "quantize_mxfp8": "ops",
+    "dequantize_mxfp8": "ops",
+    "MXLinear": "nn",
+}
+
+__all__ = [
+    "ArgumentError",
+    "CudaError",
+    "DtypeError",
+    "UnsupportedError",
+    "bf16_to_float32",
+    "dequantize_mxfp8_reference",
+    "float32_to_bf16",
+    "gemm_backend",
+    "mxfp8_scaled_mm_reference",
+    "quantize_mxfp8_reference",
+    "scale_shape",
+    "to_linear",
+    "to_swizzled",
+    *_LAZY,
+]
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'mxgemm' has no attribute {name!r}")
+    module = _import_module(f".{_LAZY[name] or name}", __name__)
+    return module if _LAZY[name] is None else getattr(module, name)

@@ -1,0 +1,356 @@
+// mxgemm._core: the Python binding of the public C++ API, and the only binding file. It
+// knows nothing of PyTorch: host functions take and return numpy arrays, GPU functions
+// take raw device pointers and a stream handle (the torch layer, python/mxgemm/ops.py,
+// passes tensor.data_ptr() and the current stream). Every call goes through the public
+// entry points, so the C++ validation is the validation; C++ exceptions become Python
+// ones carrying the C++ message:
+//   mxgemm::DtypeError -> mxgemm.DtypeError (a TypeError)
+//   mxgemm::ArgumentError -> mxgemm.ArgumentError (a ValueError)
+//   mxgemm::UnsupportedError, mxgemm::CudaError -> mxgemm.UnsupportedError, mxgemm.CudaError
+//   (RuntimeErrors)
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+
+#include <cstdint>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "mxgemm/mxgemm.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+using mxgemm::ArgumentError;
+using mxgemm::ConstMatrixView;
+using mxgemm::ConstMxOperand;
+using mxgemm::DType;
+using mxgemm::DtypeError;
+using mxgemm::MatrixView;
+using mxgemm::Memory;
+using mxgemm::MxOperand;
+using mxgemm::ScaleLayout;
+using mxgemm::ScaleRounding;
+
+template <typename... Parts>
+std::string concat(Parts&&... parts) {
+  std::ostringstream os;
+  (os << ... << std::forward<Parts>(parts));
+  return os.str();
+}
+
+// ---- names -----------------------------------------------------------------------------
+
+constexpr DType kAllDtypes[] = {DType::E4M3, DType::E5M2, DType::E8M0,
+                                DType::BF16, DType::FP16, DType::FP32};
+
+DType parse_dtype(const char* fn, const char* arg, const std::string& s) {
+  for (DType t : kAllDtypes)
+    if (s == mxgemm::dtype_name(t)) return t;
+  throw DtypeError(concat(fn, ": ", arg, ": expected one of e4m3, e5m2, e8m0, bf16, fp16, fp32, got '",
+                          s, "'"));
+}
+
+ScaleLayout parse_layout(const char* fn, const std::string& s) {
+  if (s == "swizzled" || s == "swizzled128x4") return ScaleLayout::Swizzled128x4;
+  if (s == "linear") return ScaleLayout::Linear;
+  throw ArgumentError(concat(fn, ": layout: expected 'swizzled' or 'linear', got '", s, "'"));
+}
+
+ScaleRounding parse_rounding(const char* fn, const std::string& s) {
+  if (s == "floor") return ScaleRounding::Floor;
+  if (s == "rceil") return ScaleRounding::RCeil;
+  throw ArgumentError(concat(fn, ": rounding: expected 'floor' or 'rceil', got '", s, "'"));
+}
+
+// ---- host arrays -----------------------------------------------------------------------
+// Each mxgemm dtype travels in one numpy dtype: its codes as uint8 (fp8, E8M0), its bits as
+// uint16 (bf16, which numpy lacks), or the numpy float of the same format (fp16, fp32).
+
+using HostArray = nb::ndarray<nb::ro, nb::device::cpu>;
+using NumpyArray = nb::ndarray<nb::numpy>;
+
+nb::dlpack::dtype storage_dtype(DType t) {
+  switch (t) {
+    case DType::BF16: return nb::dtype<std::uint16_t>();
+    case DType::FP16: return {static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float), 16, 1};
+    case DType::FP32: return nb::dtype<float>();
+    default: return nb::dtype<std::uint8_t>();
+  }
+}
+
+const char* storage_name(DType t) {
+  switch (t) {
+    case DType::BF16: return "uint16 (bf16 bits)";
+    case DType::FP16: return "float16";
+    case DType::FP32: return "float32";
+    default: return "uint8";
+  }
+}
+
+std::string numpy_name(nb::dlpack::dtype d) {
+  using C = nb::dlpack::dtype_code;
+  const char* kind = "";
+  switch (static_cast<C>(d.code)) {
+    case C::Int: kind = "int"; break;
+    case C::UInt: kind = "uint"; break;
+    case C::Float: kind = "float"; break;
+    case C::Bfloat: kind = "bfloat"; break;
+    case C::Complex: kind = "complex"; break;
+    case C::Bool: return "bool";
+    default: return concat("dtype code ", int(d.code), " with ", int(d.bits), " bits");
+  }
+  return concat(kind, int(d.bits));
+}
+
+// The high-precision type a numpy array holds: float32, float16, or uint16 as bf16 bits.
+DType infer_float_dtype(const char* fn, const char* arg, const HostArray& x) {
+  for (DType t : {DType::FP32, DType::FP16, DType::BF16})
+    if (x.dtype() == storage_dtype(t)) return t;
+  throw DtypeError(concat(fn, ": ", arg, ": expected a float32, float16 or uint16 (bf16 bits) array, got ",
+                          numpy_name(x.dtype())));
+}
+
+// A read-only view of a 2-D host array whose elements are of type `t`. The view carries the
+// array's true shape and row stride, so the C++ validation sees exactly what is there.
+ConstMatrixView host_view(const char* fn, const char* arg, const HostArray& x, DType t) {
+  if (x.ndim() != 2)
+    throw ArgumentError(concat(fn, ": ", arg, ": expected a 2-D array, got ", x.ndim(), "-D"));
+  if (x.dtype() != storage_dtype(t))
+    throw DtypeError(concat(fn, ": ", arg, ": expected a ", storage_name(t), " array (",
+                            mxgemm::dtype_name(t), "), got ", numpy_name(x.dtype())));
+  const auto rows = static_cast<std::int64_t>(x.shape(0));
+  const auto cols = static_cast<std::int64_t>(x.shape(1));
+  if (cols > 1 && x.stride(1) != 1)
+    throw ArgumentError(concat(fn, ": ", arg,
+                               ": expected contiguous columns (element stride 1 along axis 1), got ",
+                               x.stride(1)));
+  // A single row's stride is meaningless (numpy may report 0 for a broadcast row).
+  const std::int64_t row_stride = rows == 1 ? cols : x.stride(0);
+  return ConstMatrixView(x.data(), rows, cols, row_stride, t, Memory::Host);
+}
+
+// A new zero-filled C-contiguous rows x cols array for elements of type `t`, and a
+// writable view of it. The capsule owns the memory from the start, so it is freed if
+// the C++ call throws before the array is returned.
+struct NewArray {
+  nb::capsule owner;
+  MatrixView view;
+  NumpyArray array() const {
+    const size_t shape[2] = {static_cast<size_t>(view.rows), static_cast<size_t>(view.cols)};
+    return NumpyArray(view.data, 2, shape, owner, nullptr, storage_dtype(view.dtype));
+  }
+};
+
+NewArray new_host_array(std::int64_t rows, std::int64_t cols, DType t) {
+  const auto bytes = static_cast<size_t>(rows) * static_cast<size_t>(cols) * mxgemm::dtype_size(t);
+  auto* p = new std::uint8_t[bytes > 0 ? bytes : 1]();
+  nb::capsule owner(p, [](void* q) noexcept { delete[] static_cast<std::uint8_t*>(q); });
+  return {std::move(owner), mxgemm::contiguous<void>(p, rows, cols, t, Memory::Host)};
+}
+
+void check_dims(const char* fn, std::int64_t rows, std::int64_t k) {
+  if (rows < 1) throw ArgumentError(concat(fn, ": rows: expected >= 1, got ", rows));
+  if (k < 1) throw ArgumentError(concat(fn, ": k: expected >= 1, got ", k));
+}
+
+// ---- host entry points -----------------------------------------------------------------
+
+NumpyArray mxfp8_scaled_mm_reference(const HostArray& a, const HostArray& b,
+                                     const HostArray& scales_a, const HostArray& scales_b,
+                                     float alpha, const std::string& out_dtype,
+                                     const std::string& a_dtype, const std::string& b_dtype,
+                                     const std::string& layout) {
+  constexpr const char* fn = "mxfp8_scaled_mm_reference";
+  const ScaleLayout l = parse_layout(fn, layout);
+  const ConstMxOperand opa(host_view(fn, "a", a, parse_dtype(fn, "a_dtype", a_dtype)),
+                           host_view(fn, "scales_a", scales_a, DType::E8M0), l);
+  const ConstMxOperand opb(host_view(fn, "b", b, parse_dtype(fn, "b_dtype", b_dtype)),
+                           host_view(fn, "scales_b", scales_b, DType::E8M0), l);
+  const NewArray d = new_host_array(opa.data.rows, opb.data.rows,
+                                    parse_dtype(fn, "out_dtype", out_dtype));
+  {
+    nb::gil_scoped_release release;
+    mxgemm::mxfp8_scaled_mm_reference(opa, opb, alpha, d.view);
+  }
+  return d.array();
+}
+
+std::tuple<NumpyArray, NumpyArray> quantize_mxfp8_reference(const HostArray& x,
+                                                            const std::string& elem,
+                                                            const std::string& rounding,
+                                                            const std::string& layout) {
+  constexpr const char* fn = "quantize_mxfp8_reference";
+  const ConstMatrixView xv = host_view(fn, "x", x, infer_float_dtype(fn, "x", x));
+  const ScaleLayout l = parse_layout(fn, layout);
+  const ScaleRounding r = parse_rounding(fn, rounding);
+  const DType e = parse_dtype(fn, "elem", elem);
+  const mxgemm::ScaleShape ss = mxgemm::scale_shape(xv.rows, xv.cols, l);
+  const NewArray data = new_host_array(xv.rows, xv.cols, e);
+  const NewArray scales = new_host_array(ss.rows, ss.cols, DType::E8M0);
+  {
+    nb::gil_scoped_release release;
+    mxgemm::quantize_mxfp8_reference(xv, MxOperand(data.view, scales.view, l), r);
+  }
+  return {data.array(), scales.array()};
+}
+
+NumpyArray dequantize_mxfp8_reference(const HostArray& data, const HostArray& scales,
+                                      const std::string& out_dtype, const std::string& elem,
+                                      const std::string& layout) {
+  constexpr const char* fn = "dequantize_mxfp8_reference";
+  const ConstMxOperand q(host_view(fn, "data", data, parse_dtype(fn, "elem", elem)),
+                         host_view(fn, "scales", scales, DType::E8M0), parse_layout(fn, layout));
+  const NewArray out = new_host_array(q.data.rows, q.data.cols,
+                                      parse_dtype(fn, "out_dtype", out_dtype));
+  {
+    nb::gil_scoped_release release;
+    mxgemm::dequantize_mxfp8_reference(q, out.view);
+  }
+  return out.array();
+}
+
+NumpyArray to_swizzled(const HostArray& linear, std::int64_t rows, std::int64_t k) {
+  constexpr const char* fn = "to_swizzled";
+  check_dims(fn, rows, k);
+  const ConstMatrixView lin = host_view(fn, "linear_scales", linear, DType::E8M0);
+  const mxgemm::ScaleShape ss = mxgemm::scale_shape(rows, k, ScaleLayout::Swizzled128x4);
+  const NewArray out = new_host_array(ss.rows, ss.cols, DType::E8M0);
+  mxgemm::scales_to_swizzled(lin, out.view, rows, k);
+  return out.array();
+}
+
+NumpyArray to_linear(const HostArray& swizzled, std::int64_t rows, std::int64_t k) {
+  constexpr const char* fn = "to_linear";
+  check_dims(fn, rows, k);
+  const ConstMatrixView swz = host_view(fn, "swizzled_scales", swizzled, DType::E8M0);
+  const NewArray out = new_host_array(rows, mxgemm::scale_cols(k), DType::E8M0);
+  mxgemm::scales_to_linear(swz, out.view, rows, k);
+  return out.array();
+}
+
+std::tuple<std::int64_t, std::int64_t> scale_shape(std::int64_t rows, std::int64_t k,
+                                                   const std::string& layout) {
+  constexpr const char* fn = "scale_shape";
+  check_dims(fn, rows, k);
+  const mxgemm::ScaleShape s = mxgemm::scale_shape(rows, k, parse_layout(fn, layout));
+  return {s.rows, s.cols};
+}
+
+nb::dict gemm_backend() {
+  const mxgemm::BackendInfo info = mxgemm::gemm_backend();
+  nb::dict d;
+  d["available"] = info.available;
+  d["name"] = info.name;
+  d["reason"] = info.reason;
+  return d;
+}
+
+// ---- GPU entry points on raw device pointers ---------------------------------------------
+// A device matrix travels as (pointer, rows, cols, row_stride in elements, dtype name).
+
+using DeviceMatrix = std::tuple<std::uintptr_t, std::int64_t, std::int64_t, std::int64_t, std::string>;
+
+MatrixView device_view(const char* fn, const char* arg, const DeviceMatrix& m) {
+  const auto& [ptr, rows, cols, row_stride, dtype] = m;
+  return MatrixView(reinterpret_cast<void*>(ptr), rows, cols, row_stride,
+                    parse_dtype(fn, arg, dtype), Memory::Device);
+}
+
+cudaStream_t as_stream(std::uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
+
+void mxfp8_scaled_mm_ptr(const DeviceMatrix& a, const DeviceMatrix& b, const DeviceMatrix& scales_a,
+                         const DeviceMatrix& scales_b, std::uintptr_t alpha, const DeviceMatrix& d,
+                         const std::string& layout, std::uintptr_t stream, bool skip_checks) {
+  constexpr const char* fn = "mxfp8_scaled_mm";
+  const ScaleLayout l = parse_layout(fn, layout);
+  const ConstMxOperand opa(device_view(fn, "a", a), device_view(fn, "scales_a", scales_a), l);
+  const ConstMxOperand opb(device_view(fn, "b", b), device_view(fn, "scales_b", scales_b), l);
+  const MatrixView dv = device_view(fn, "d", d);
+  nb::gil_scoped_release release;
+  mxgemm::mxfp8_scaled_mm(opa, opb, reinterpret_cast<const float*>(alpha), dv, as_stream(stream),
+                          skip_checks);
+}
+
+void quantize_mxfp8_ptr(const DeviceMatrix& x, const DeviceMatrix& data, const DeviceMatrix& scales,
+                        const std::string& rounding, const std::string& layout,
+                        std::uintptr_t stream) {
+  constexpr const char* fn = "quantize_mxfp8";
+  const MxOperand q(device_view(fn, "data", data), device_view(fn, "scales", scales),
+                    parse_layout(fn, layout));
+  const ConstMatrixView xv = device_view(fn, "x", x);
+  const ScaleRounding r = parse_rounding(fn, rounding);
+  nb::gil_scoped_release release;
+  mxgemm::quantize_mxfp8(xv, q, r, as_stream(stream));
+}
+
+void dequantize_mxfp8_ptr(const DeviceMatrix& data, const DeviceMatrix& scales, const DeviceMatrix& out,
+                          const std::string& layout, std::uintptr_t stream) {
+  constexpr const char* fn = "dequantize_mxfp8";
+  const ConstMxOperand q(device_view(fn, "data", data), device_view(fn, "scales", scales),
+                         parse_layout(fn, layout));
+  const MatrixView ov = device_view(fn, "out", out);
+  nb::gil_scoped_release release;
+  mxgemm::dequantize_mxfp8(q, ov, as_stream(stream));
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "mxgemm's C++ core: exact MXFP8 reference on numpy arrays, GPU entry points on "
+            "device pointers. Use the mxgemm package, not this module.";
+  m.attr("__version__") = MXGEMM_VERSION;
+  m.attr("BLOCK_SIZE") = mxgemm::kBlockSize;
+
+  nb::exception<mxgemm::DtypeError>(m, "DtypeError", PyExc_TypeError);
+  nb::exception<mxgemm::ArgumentError>(m, "ArgumentError", PyExc_ValueError);
+  nb::exception<mxgemm::UnsupportedError>(m, "UnsupportedError", PyExc_RuntimeError);
+  nb::exception<mxgemm::CudaError>(m, "CudaError", PyExc_RuntimeError);
+
+  m.def("mxfp8_scaled_mm_reference", &mxfp8_scaled_mm_reference, "a"_a, "b"_a, "scales_a"_a,
+        "scales_b"_a, "alpha"_a, "out_dtype"_a, "a_dtype"_a = "e4m3", "b_dtype"_a = "e4m3",
+        "layout"_a = "swizzled",
+        "D = alpha * dequant(a) @ dequant(b).T, exact (fp64 sum, one rounding to out_dtype).\n"
+        "a: (M, K) uint8 codes of a_dtype; b: (N, K) uint8 codes of b_dtype; scales_a/b: uint8\n"
+        "E8M0 bytes in `layout` ('swizzled' or 'linear'); out_dtype 'bf16' (returned as uint16\n"
+        "bits), 'fp16' (float16) or 'fp32' (float32). Returns a new (M, N) array.");
+  m.def("quantize_mxfp8_reference", &quantize_mxfp8_reference, "x"_a, "elem"_a = "e4m3",
+        "rounding"_a = "floor", "layout"_a = "swizzled",
+        "x (R, K) float32, float16 or uint16 (bf16 bits) -> (data, scales): data (R, K) uint8\n"
+        "codes of elem ('e4m3' or 'e5m2'), scales uint8 E8M0 bytes in `layout`, one per 32\n"
+        "elements along K. rounding: 'floor' (OCP) or 'rceil' (cuBLAS / Transformer Engine).");
+  m.def("dequantize_mxfp8_reference", &dequantize_mxfp8_reference, "data"_a, "scales"_a,
+        "out_dtype"_a = "fp32", "elem"_a = "e4m3", "layout"_a = "swizzled",
+        "(data, scales) -> (R, K) array of out_dtype ('fp32', 'fp16', 'bf16' as uint16 bits).");
+  m.def("to_swizzled", &to_swizzled, "linear_scales"_a, "rows"_a, "k"_a,
+        "Linear (rows, ceil(k/32)) E8M0 scales -> the swizzled 128x4 layout, padded to\n"
+        "(round_up(rows, 128), round_up(ceil(k/32), 4)) with zero bytes.");
+  m.def("to_linear", &to_linear, "swizzled_scales"_a, "rows"_a, "k"_a,
+        "Swizzled 128x4 E8M0 scales of a (rows, k) operand -> linear (rows, ceil(k/32)).");
+  m.def("scale_shape", &scale_shape, "rows"_a, "k"_a, "layout"_a = "swizzled",
+        "Shape (rows, cols) of the scale matrix of a (rows, k) operand in `layout`.");
+  m.def("gemm_backend", &gemm_backend,
+        "Which GPU kernel mxfp8_scaled_mm would use on the current device: a dict with\n"
+        "'available' (bool), 'name' and 'reason' (why none can run). Never raises.");
+
+#define MXGEMM_DEVICE_MATRIX_DOC                                                              \
+  "Device matrices are tuples (pointer, rows, cols, row_stride in elements, dtype name);\n"   \
+  "stream is a cudaStream_t as an integer (0: the legacy default stream). The work runs on\n" \
+  "the current CUDA device; every pointer must be memory of that device."
+  m.def("mxfp8_scaled_mm_ptr", &mxfp8_scaled_mm_ptr, "a"_a, "b"_a, "scales_a"_a, "scales_b"_a,
+        "alpha"_a, "d"_a, "layout"_a = "swizzled", "stream"_a = 0, "skip_checks"_a = false,
+        "mxgemm::mxfp8_scaled_mm on device pointers; alpha points to one fp32 in device\n"
+        "memory, read by the kernel. " MXGEMM_DEVICE_MATRIX_DOC);
+  m.def("quantize_mxfp8_ptr", &quantize_mxfp8_ptr, "x"_a, "data"_a, "scales"_a,
+        "rounding"_a = "floor", "layout"_a = "swizzled", "stream"_a = 0,
+        "mxgemm::quantize_mxfp8 on device pointers. " MXGEMM_DEVICE_MATRIX_DOC);
+  m.def("dequantize_mxfp8_ptr", &dequantize_mxfp8_ptr, "data"_a, "scales"_a, "out"_a,
+        "layout"_a = "swizzled", "stream"_a = 0,
+        "mxgemm::dequantize_mxfp8 on device pointers. " MXGEMM_DEVICE_MATRIX_DOC);
+}
