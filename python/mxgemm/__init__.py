@@ -66,4 +66,6 @@ def __getattr__(name):
     if name not in _LAZY:
         raise AttributeError(f"module 'mxgemm' has no attribute {name!r}")
     module = _import_module(f".{_LAZY[name] or name}", __name__)
-    return module if _LAZY[name] is None else getattr(module, name)
+    value = module if _LAZY[name] is None else getattr(module, name)
+    globals()[name] = value  # found directly from now on
+    return value

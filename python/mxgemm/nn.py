@@ -1,0 +1,78 @@
+"""MXLinear: a linear layer with an MXFP8 weight (importing this module imports torch).
+
+Status: written against torch 2.11 and not yet run on a GPU (see README).
+"""
+
+import torch
+
+from ._shapes import scale_shape
+from .ops import mxfp8_scaled_mm, quantize_mxfp8
+
+__all__ = ["MXLinear"]
+
+
+class MXLinear(torch.nn.Module):
+    """y = x @ W.T + bias with W stored as MXFP8 (quantized once) and x quantized to MXFP8
+    on every call; the product is mxgemm's GPU GEMM. Inference only (no autograd).
+
+    Buffers: weight_data (out_features, in_features) and weight_scales (E8M0 in `layout`) as
+    uint8 bytes (so that module.to(dtype) leaves them alone; elem_dtype tells what the
+    bytes are), bias fp32 or None. in_features must be a multiple of 16. x: (..., in_features) CUDA
+    tensor of fp32, bf16 or fp16; any leading dimensions. The output has out_dtype; with a
+    bias the GEMM writes fp32, the bias is added in fp32 and the sum rounded once.
+    """
+
+    def __init__(self, in_features, out_features, bias=True, *, device=None,
+                 out_dtype=torch.bfloat16, elem_dtype=torch.float8_e4m3fn, rounding="floor",
+                 layout="swizzled"):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.out_dtype = out_dtype
+        self.elem_dtype = elem_dtype
+        self.rounding = rounding
+        self.layout = layout
+        zeros = lambda shape: torch.zeros(shape, dtype=torch.uint8, device=device)  # noqa: E731
+        self.register_buffer("weight_data", zeros((out_features, in_features)))
+        self.register_buffer("weight_scales", zeros(scale_shape(out_features, in_features, layout)))
+        self.register_buffer(
+            "bias", torch.zeros(out_features, dtype=torch.float32, device=device) if bias else None)
+        # alpha = 1 on the device, made once (mxfp8_scaled_mm would otherwise make one per call).
+        self.register_buffer("_alpha", torch.ones((), dtype=torch.float32, device=device),
+                             persistent=False)
+
+    @classmethod
+    def from_linear(cls, linear, *, out_dtype=None, elem_dtype=torch.float8_e4m3fn,
+                    rounding="floor", layout="swizzled"):
+        """An MXLinear holding `linear`'s weight (a CUDA tensor) quantized with quantize_mxfp8.
+        out_dtype defaults to the weight's dtype."""
+        weight = linear.weight.detach()
+        module = cls(linear.in_features, linear.out_features, bias=linear.bias is not None,
+                     device=weight.device, out_dtype=out_dtype or weight.dtype,
+                     elem_dtype=elem_dtype, rounding=rounding, layout=layout)
+        data, scales = quantize_mxfp8(weight.contiguous(), elem_dtype, rounding, layout)
+        module.weight_data, module.weight_scales = data.view(torch.uint8), scales.view(torch.uint8)
+        if linear.bias is not None:
+            module.bias = linear.bias.detach().to(torch.float32).clone()
+        return module
+
+    def forward(self, x):
+        if x.shape[-1] != self.in_features:
+            raise ValueError(f"MXLinear: x: expected a last dimension of {self.in_features}, "
+                             f"got shape {tuple(x.shape)}")
+        lead = x.shape[:-1]
+        xq, xs = quantize_mxfp8(x.reshape(-1, self.in_features).contiguous(), self.elem_dtype,
+                                self.rounding, self.layout)
+        gemm_dtype = self.out_dtype if self.bias is None else torch.float32
+        # .float(): a no-op unless module.to(dtype) converted these floating buffers.
+        y = mxfp8_scaled_mm(xq, self.weight_data.view(self.elem_dtype), xs,
+                            self.weight_scales.view(torch.float8_e8m0fnu), self._alpha.float(),
+                            gemm_dtype, self.layout)
+        if self.bias is not None:
+            y = (y + self.bias.float()).to(self.out_dtype)
+        return y.reshape(*lead, self.out_features)
+
+    def extra_repr(self):
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}, elem_dtype={self.elem_dtype}, "
+                f"out_dtype={self.out_dtype}, rounding={self.rounding}, layout={self.layout}")

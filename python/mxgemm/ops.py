@@ -1,0 +1,273 @@
+"""PyTorch operators over mxgemm's GPU entry points (importing this module imports torch).
+
+    mxfp8_scaled_mm(a, b, scales_a, scales_b, alpha=1.0, out_dtype=torch.bfloat16, layout="swizzled")
+    quantize_mxfp8(x, elem_dtype=torch.float8_e4m3fn, rounding="floor", layout="swizzled")
+    dequantize_mxfp8(data, scales, out_dtype=torch.bfloat16, layout="swizzled")
+
+are torch.library custom ops (torch.ops.mxgemm.*) with fake implementations, so they work
+under torch.compile(fullgraph=True) and in CUDA graphs. They run on the tensors' own CUDA
+device and its current stream. Data: torch.float8_e4m3fn / torch.float8_e5m2 (uint8 is
+taken as e4m3 codes); scales: torch.float8_e8m0fnu or uint8. Inference only: no autograd.
+
+Also, on torch tensors: to_swizzled / to_linear (scale layout conversion, in torch ops, on
+any device) and mxfp8_scaled_mm_reference (the exact CPU reference; returns a CPU tensor).
+
+Status: written against torch 2.11 and not yet run on a GPU (see README).
+"""
+
+import numpy as np
+import torch
+
+from . import _core
+from ._shapes import scale_shape
+
+__all__ = [
+    "dequantize_mxfp8",
+    "mxfp8_scaled_mm",
+    "mxfp8_scaled_mm_reference",
+    "quantize_mxfp8",
+    "to_linear",
+    "to_swizzled",
+]
+
+# torch dtype -> the dtype name the C++ core takes.
+_ELEM = {torch.float8_e4m3fn: "e4m3", torch.float8_e5m2: "e5m2", torch.uint8: "e4m3"}
+_SCALE = {torch.float8_e8m0fnu: "e8m0", torch.uint8: "e8m0"}
+_FLOAT = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}
+_QUANT = {torch.float8_e4m3fn: "e4m3", torch.float8_e5m2: "e5m2"}
+
+
+def _names(dtypes):
+    return " or ".join(str(t) for t in dtypes)
+
+
+def _check(fn, name, t, dtypes, device=None):
+    """Type, rank, device and contiguity of one tensor argument; messages like the C++ ones."""
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{fn}: {name}: expected a torch.Tensor, got {type(t).__name__}")
+    if t.dtype not in dtypes:
+        raise TypeError(f"{fn}: {name}.dtype: expected {_names(dtypes)}, got {t.dtype}")
+    if t.dim() != 2:
+        raise ValueError(f"{fn}: {name}: expected a 2-D tensor, got {t.dim()}-D {tuple(t.shape)}")
+    if t.device.type != "cuda":
+        raise ValueError(f"{fn}: {name}: expected a CUDA tensor, got a tensor on {t.device}")
+    if device is not None and t.device != device:
+        raise ValueError(f"{fn}: {name}: expected a tensor on {device} (where the first input is), "
+                         f"got {t.device}")
+    if not t.is_contiguous():
+        raise ValueError(f"{fn}: {name}: expected a contiguous tensor, got strides {t.stride()}")
+
+
+def _check_choice(fn, name, value, choices, error=ValueError):
+    if value not in choices:
+        raise error(f"{fn}: {name}: expected {_names(choices)}, got {value!r}")
+
+
+def _view(t, dtype_name):
+    """The C++ core's device matrix: (pointer, rows, cols, row_stride, dtype); t is contiguous."""
+    rows, cols = t.shape
+    return (t.data_ptr(), rows, cols, cols, dtype_name)
+
+
+def _stream(device):
+    return torch.cuda.current_stream(device).cuda_stream
+
+
+# ---- GEMM ----------------------------------------------------------------------------------
+
+
+def _check_gemm(a, b, scales_a, scales_b, alpha, out_dtype, layout):
+    fn = "mxfp8_scaled_mm"
+    _check(fn, "a", a, _ELEM)
+    dev = a.device
+    _check(fn, "b", b, _ELEM, dev)
+    _check(fn, "scales_a", scales_a, _SCALE, dev)
+    _check(fn, "scales_b", scales_b, _SCALE, dev)
+    if not isinstance(alpha, torch.Tensor) or alpha.dtype != torch.float32 or alpha.numel() != 1:
+        got = (f"a {alpha.dtype} tensor of shape {tuple(alpha.shape)}"
+               if isinstance(alpha, torch.Tensor) else type(alpha).__name__)
+        raise TypeError(f"{fn}: alpha: expected a Python float or a one-element torch.float32 "
+                        f"tensor, got {got}")
+    if alpha.device != dev:
+        raise ValueError(f"{fn}: alpha: expected a tensor on {dev} (the kernel reads it there), "
+                         f"got {alpha.device}")
+    _check_choice(fn, "out_dtype", out_dtype, _FLOAT, TypeError)
+    _check_choice(fn, "layout", layout, ("swizzled", "linear"))
+
+
+@torch.library.custom_op("mxgemm::mxfp8_scaled_mm", mutates_args=())
+def _mxfp8_scaled_mm(a: torch.Tensor, b: torch.Tensor, scales_a: torch.Tensor,
+                     scales_b: torch.Tensor, alpha: torch.Tensor, out_dtype: torch.dtype,
+                     layout: str) -> torch.Tensor:
+    _check_gemm(a, b, scales_a, scales_b, alpha, out_dtype, layout)
+    out = torch.empty((a.shape[0], b.shape[0]), dtype=out_dtype, device=a.device)
+    if out.numel() == 0:  # M or N is 0: nothing to compute (the C++ core wants M, N >= 1)
+        return out
+    with torch.cuda.device(a.device):
+        _core.mxfp8_scaled_mm_ptr(
+            _view(a, _ELEM[a.dtype]), _view(b, _ELEM[b.dtype]),
+            _view(scales_a, "e8m0"), _view(scales_b, "e8m0"), alpha.data_ptr(),
+            _view(out, _FLOAT[out_dtype]), layout, _stream(a.device))
+    return out
+
+
+@_mxfp8_scaled_mm.register_fake
+def _(a, b, scales_a, scales_b, alpha, out_dtype, layout):
+    _check_gemm(a, b, scales_a, scales_b, alpha, out_dtype, layout)
+    return a.new_empty((a.shape[0], b.shape[0]), dtype=out_dtype)
+
+
+def mxfp8_scaled_mm(a, b, scales_a, scales_b, alpha=1.0, out_dtype=torch.bfloat16,
+                    layout="swizzled"):
+    """D = alpha * dequant(a) @ dequant(b).T on the GPU (the original call's contract).
+
+    a (M, K) and b (N, K): fp8 data, K contiguous. scales_a / scales_b: E8M0, one per 32
+    elements along K, in `layout` ('swizzled': (round_up(M, 128), round_up(ceil(K/32), 4));
+    'linear': (M, ceil(K/32))). alpha: a Python float, or a one-element fp32 tensor on the
+    same device, read by the kernel (so it may change between CUDA graph replays).
+    out_dtype: torch.bfloat16, torch.float16 or torch.float32. Returns a new (M, N) tensor.
+    """
+    if not isinstance(alpha, torch.Tensor) and isinstance(a, torch.Tensor):
+        alpha = torch.full((), float(alpha), dtype=torch.float32, device=a.device)
+    return torch.ops.mxgemm.mxfp8_scaled_mm(a, b, scales_a, scales_b, alpha, out_dtype, layout)
+
+
+# ---- quantize / dequantize -------------------------------------------------------------------
+
+
+def _check_quantize(x, elem_dtype, rounding, layout):
+    fn = "quantize_mxfp8"
+    _check(fn, "x", x, _FLOAT)
+    _check_choice(fn, "elem_dtype", elem_dtype, _QUANT, TypeError)
+    _check_choice(fn, "rounding", rounding, ("floor", "rceil"))
+    _check_choice(fn, "layout", layout, ("swizzled", "linear"))
+
+
+def _new_quantized(x, elem_dtype, layout):
+    rows, k = x.shape
+    data = x.new_empty((rows, k), dtype=elem_dtype)
+    scales = x.new_empty(scale_shape(rows, k, layout), dtype=torch.float8_e8m0fnu)
+    return data, scales
+
+
+@torch.library.custom_op("mxgemm::quantize_mxfp8", mutates_args=())
+def _quantize_mxfp8(x: torch.Tensor, elem_dtype: torch.dtype, rounding: str,
+                    layout: str) -> tuple[torch.Tensor, torch.Tensor]:
+    _check_quantize(x, elem_dtype, rounding, layout)
+    data, scales = _new_quantized(x, elem_dtype, layout)
+    if x.numel() == 0:  # R or K is 0: nothing to quantize (the C++ core wants R, K >= 1)
+        return data, scales
+    with torch.cuda.device(x.device):
+        _core.quantize_mxfp8_ptr(_view(x, _FLOAT[x.dtype]), _view(data, _QUANT[elem_dtype]),
+                                 _view(scales, "e8m0"), rounding, layout, _stream(x.device))
+    return data, scales
+
+
+@_quantize_mxfp8.register_fake
+def _(x, elem_dtype, rounding, layout):
+    _check_quantize(x, elem_dtype, rounding, layout)
+    return _new_quantized(x, elem_dtype, layout)
+
+
+def quantize_mxfp8(x, elem_dtype=torch.float8_e4m3fn, rounding="floor", layout="swizzled"):
+    """x (R, K) fp32/bf16/fp16 CUDA tensor -> (data (R, K) elem_dtype, scales E8M0 in layout).
+
+    rounding: 'floor' (OCP MX) or 'rceil' (cuBLAS / Transformer Engine). Bit-exact with
+    mxgemm.quantize_mxfp8_reference."""
+    return torch.ops.mxgemm.quantize_mxfp8(x, elem_dtype, rounding, layout)
+
+
+def _check_dequantize(data, scales, out_dtype, layout):
+    fn = "dequantize_mxfp8"
+    _check(fn, "data", data, _ELEM)
+    _check(fn, "scales", scales, _SCALE, data.device)
+    _check_choice(fn, "out_dtype", out_dtype, _FLOAT, TypeError)
+    _check_choice(fn, "layout", layout, ("swizzled", "linear"))
+
+
+@torch.library.custom_op("mxgemm::dequantize_mxfp8", mutates_args=())
+def _dequantize_mxfp8(data: torch.Tensor, scales: torch.Tensor, out_dtype: torch.dtype,
+                      layout: str) -> torch.Tensor:
+    _check_dequantize(data, scales, out_dtype, layout)
+    out = torch.empty(data.shape, dtype=out_dtype, device=data.device)
+    if out.numel() == 0:
+        return out
+    with torch.cuda.device(data.device):
+        _core.dequantize_mxfp8_ptr(_view(data, _ELEM[data.dtype]), _view(scales, "e8m0"),
+                                   _view(out, _FLOAT[out_dtype]), layout, _stream(data.device))
+    return out
+
+
+@_dequantize_mxfp8.register_fake
+def _(data, scales, out_dtype, layout):
+    _check_dequantize(data, scales, out_dtype, layout)
+    return data.new_empty(data.shape, dtype=out_dtype)
+
+
+def dequantize_mxfp8(data, scales, out_dtype=torch.bfloat16, layout="swizzled"):
+    """(data (R, K) fp8, scales E8M0 in layout) -> (R, K) tensor of out_dtype."""
+    return torch.ops.mxgemm.dequantize_mxfp8(data, scales, out_dtype, layout)
+
+
+# ---- scale layouts (plain torch ops: any device, traceable) ----------------------------------
+# Swizzled 128x4: scale (r, c) of the padded matrix sits at
+#   ((r // 128) * n_col_tiles + c // 4) * 512 + (r % 32) * 16 + ((r % 128) // 32) * 4 + c % 4,
+# i.e. the padded (rows, cols) matrix seen as (r//128, (r%128)//32, r%32, c//4, c%4) is stored
+# in the order (r//128, c//4, r%32, (r%128)//32, c%4).
+
+
+def _as_bytes(t):
+    return t if t.dtype == torch.uint8 else t.view(torch.uint8)
+
+
+def to_swizzled(linear_scales, rows, k):
+    """Linear (rows, ceil(k/32)) scales -> swizzled 128x4, padded with zero bytes; same dtype."""
+    cols = -(-k // 32)
+    if tuple(linear_scales.shape) != (rows, cols):
+        raise ValueError(f"to_swizzled: linear_scales shape: expected {rows}x{cols} for a "
+                         f"{rows}x{k} operand, got {'x'.join(map(str, linear_scales.shape))}")
+    prows, pcols = scale_shape(rows, k, "swizzled")
+    padded = torch.zeros((prows, pcols), dtype=torch.uint8, device=linear_scales.device)
+    padded[:rows, :cols] = _as_bytes(linear_scales)
+    tiles = padded.view(prows // 128, 4, 32, pcols // 4, 4).permute(0, 3, 2, 1, 4)
+    return tiles.reshape(prows, pcols).view(linear_scales.dtype)
+
+
+def to_linear(swizzled_scales, rows, k):
+    """Swizzled 128x4 scales of a (rows, k) operand -> linear (rows, ceil(k/32)); same dtype."""
+    prows, pcols = scale_shape(rows, k, "swizzled")
+    if tuple(swizzled_scales.shape) != (prows, pcols):
+        raise ValueError(f"to_linear: swizzled_scales shape: expected {prows}x{pcols} for a "
+                         f"{rows}x{k} operand, got {'x'.join(map(str, swizzled_scales.shape))}")
+    tiles = _as_bytes(swizzled_scales).reshape(prows // 128, pcols // 4, 32, 4, 4)
+    linear = tiles.permute(0, 3, 2, 1, 4).reshape(prows, pcols)
+    return linear[:rows, : -(-k // 32)].contiguous().view(swizzled_scales.dtype)
+
+
+# ---- the exact CPU reference on torch tensors -------------------------------------------------
+
+
+def _to_numpy(t):
+    t = t.detach().cpu().contiguous()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view(np.uint16)
+    return _as_bytes(t).numpy() if t.dtype in _ELEM or t.dtype in _SCALE else t.numpy()
+
+
+def mxfp8_scaled_mm_reference(a, b, scales_a, scales_b, alpha=1.0, out_dtype=torch.bfloat16,
+                              layout="swizzled"):
+    """The exact reference of mxfp8_scaled_mm (fp64 sum, one rounding) on the CPU, for tensors
+    on any device; returns a CPU tensor."""
+    fn = "mxfp8_scaled_mm_reference"
+    for name, t, ok in (("a", a, _ELEM), ("b", b, _ELEM), ("scales_a", scales_a, _SCALE),
+                        ("scales_b", scales_b, _SCALE)):
+        if not isinstance(t, torch.Tensor) or t.dtype not in ok:
+            raise TypeError(f"{fn}: {name}: expected a torch.Tensor of {_names(ok)}, got "
+                            f"{getattr(t, 'dtype', type(t).__name__)}")
+    _check_choice(fn, "out_dtype", out_dtype, _FLOAT, TypeError)
+    d = _core.mxfp8_scaled_mm_reference(
+        _to_numpy(a), _to_numpy(b), _to_numpy(scales_a), _to_numpy(scales_b), float(alpha),
+        _FLOAT[out_dtype], _ELEM[a.dtype], _ELEM[b.dtype], layout)
+    if out_dtype == torch.bfloat16:
+        return torch.from_numpy(d.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(d)
