@@ -14,12 +14,11 @@
 #include <nanobind/stl/tuple.h>
 
 #include <cstdint>
-#include <memory>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "core/check.hpp"  // concat, fail: the library's message format
 #include "mxgemm/mxgemm.hpp"
 
 namespace nb = nanobind;
@@ -27,7 +26,6 @@ using namespace nb::literals;
 
 namespace {
 
-using mxgemm::ArgumentError;
 using mxgemm::ConstMatrixView;
 using mxgemm::ConstMxOperand;
 using mxgemm::DType;
@@ -37,13 +35,8 @@ using mxgemm::Memory;
 using mxgemm::MxOperand;
 using mxgemm::ScaleLayout;
 using mxgemm::ScaleRounding;
-
-template <typename... Parts>
-std::string concat(Parts&&... parts) {
-  std::ostringstream os;
-  (os << ... << std::forward<Parts>(parts));
-  return os.str();
-}
+using mxgemm::detail::concat;
+using mxgemm::detail::fail;
 
 // ---- names -----------------------------------------------------------------------------
 
@@ -53,20 +46,19 @@ constexpr DType kAllDtypes[] = {DType::E4M3, DType::E5M2, DType::E8M0,
 DType parse_dtype(const char* fn, const char* arg, const std::string& s) {
   for (DType t : kAllDtypes)
     if (s == mxgemm::dtype_name(t)) return t;
-  throw DtypeError(concat(fn, ": ", arg, ": expected one of e4m3, e5m2, e8m0, bf16, fp16, fp32, got '",
-                          s, "'"));
+  fail<DtypeError>(fn, arg, "one of e4m3, e5m2, e8m0, bf16, fp16, fp32", "'" + s + "'");
 }
 
 ScaleLayout parse_layout(const char* fn, const std::string& s) {
   if (s == "swizzled" || s == "swizzled128x4") return ScaleLayout::Swizzled128x4;
   if (s == "linear") return ScaleLayout::Linear;
-  throw ArgumentError(concat(fn, ": layout: expected 'swizzled' or 'linear', got '", s, "'"));
+  fail(fn, "layout", "'swizzled' or 'linear'", "'" + s + "'");
 }
 
 ScaleRounding parse_rounding(const char* fn, const std::string& s) {
   if (s == "floor") return ScaleRounding::Floor;
   if (s == "rceil") return ScaleRounding::RCeil;
-  throw ArgumentError(concat(fn, ": rounding: expected 'floor' or 'rceil', got '", s, "'"));
+  fail(fn, "rounding", "'floor' or 'rceil'", "'" + s + "'");
 }
 
 // ---- host arrays -----------------------------------------------------------------------
@@ -113,24 +105,21 @@ std::string numpy_name(nb::dlpack::dtype d) {
 DType infer_float_dtype(const char* fn, const char* arg, const HostArray& x) {
   for (DType t : {DType::FP32, DType::FP16, DType::BF16})
     if (x.dtype() == storage_dtype(t)) return t;
-  throw DtypeError(concat(fn, ": ", arg, ": expected a float32, float16 or uint16 (bf16 bits) array, got ",
-                          numpy_name(x.dtype())));
+  fail<DtypeError>(fn, arg, "a float32, float16 or uint16 (bf16 bits) array", numpy_name(x.dtype()));
 }
 
 // A read-only view of a 2-D host array whose elements are of type `t`. The view carries the
 // array's true shape and row stride, so the C++ validation sees exactly what is there.
 ConstMatrixView host_view(const char* fn, const char* arg, const HostArray& x, DType t) {
   if (x.ndim() != 2)
-    throw ArgumentError(concat(fn, ": ", arg, ": expected a 2-D array, got ", x.ndim(), "-D"));
+    fail(fn, arg, "a 2-D array", concat(x.ndim(), "-D"));
   if (x.dtype() != storage_dtype(t))
-    throw DtypeError(concat(fn, ": ", arg, ": expected a ", storage_name(t), " array (",
-                            mxgemm::dtype_name(t), "), got ", numpy_name(x.dtype())));
+    fail<DtypeError>(fn, arg, concat("a ", storage_name(t), " array (", mxgemm::dtype_name(t), ")"),
+                     numpy_name(x.dtype()));
   const auto rows = static_cast<std::int64_t>(x.shape(0));
   const auto cols = static_cast<std::int64_t>(x.shape(1));
   if (cols > 1 && x.stride(1) != 1)
-    throw ArgumentError(concat(fn, ": ", arg,
-                               ": expected contiguous columns (element stride 1 along axis 1), got ",
-                               x.stride(1)));
+    fail(fn, arg, "contiguous columns (element stride 1 along axis 1)", x.stride(1));
   // A single row's stride is meaningless (numpy may report 0 for a broadcast row).
   const std::int64_t row_stride = rows == 1 ? cols : x.stride(0);
   return ConstMatrixView(x.data(), rows, cols, row_stride, t, Memory::Host);
@@ -156,8 +145,8 @@ NewArray new_host_array(std::int64_t rows, std::int64_t cols, DType t) {
 }
 
 void check_dims(const char* fn, std::int64_t rows, std::int64_t k) {
-  if (rows < 1) throw ArgumentError(concat(fn, ": rows: expected >= 1, got ", rows));
-  if (k < 1) throw ArgumentError(concat(fn, ": k: expected >= 1, got ", k));
+  if (rows < 1) fail(fn, "rows", ">= 1", rows);
+  if (k < 1) fail(fn, "k", ">= 1", k);
 }
 
 // ---- host entry points -----------------------------------------------------------------
