@@ -188,30 +188,36 @@ void validate_gemm_sm100_support(const char* fn, const ConstMxOperand& a, const 
                            concat("address 0x", std::hex, daddr));
 }
 
-void validate_quantize(const char* fn, const ConstMatrixView& x, const ConstMxOperand& q,
-                       Placement placement) {
+namespace {
+
+// Quantize, rowwise or columnwise: `out` is x's MXFP8 form (`name` "q"), or that of x's
+// transpose ("qt").
+void validate_quantize_into(const char* fn, const ConstMatrixView& x, const ConstMxOperand& out,
+                            const char* name, bool transposed, Placement placement) {
   check_dtype(fn, "x", x.dtype, {DType::FP32, DType::BF16, DType::FP16});
   check_matrix(fn, "x", x, placement);
-  validate_mx_operand(fn, "q", q, placement);
-  if (q.data.rows != x.rows || q.data.cols != x.cols)
-    fail(fn, "q.data shape", concat(shape_str(x.rows, x.cols), " (the shape of x)"),
-         shape_str(q.data.rows, q.data.cols));
-  check_no_overlap(fn, "q.data", q.data, "x", x);
-  check_no_overlap(fn, "q.scales", q.scales, "x", x);
-  check_no_overlap(fn, "q.scales", q.scales, "q.data", q.data);
+  validate_mx_operand(fn, name, out, placement);
+  const std::int64_t rows = transposed ? x.cols : x.rows, cols = transposed ? x.rows : x.cols;
+  const std::string data = concat(name, ".data"), scales = concat(name, ".scales");
+  if (out.data.rows != rows || out.data.cols != cols)
+    fail(fn, data + " shape",
+         concat(shape_str(rows, cols), transposed ? " (the shape of x transposed)" : " (the shape of x)"),
+         shape_str(out.data.rows, out.data.cols));
+  check_no_overlap(fn, data, out.data, "x", x);
+  check_no_overlap(fn, scales, out.scales, "x", x);
+  check_no_overlap(fn, scales, out.scales, data, out.data);
+}
+
+}  // namespace
+
+void validate_quantize(const char* fn, const ConstMatrixView& x, const ConstMxOperand& q,
+                       Placement placement) {
+  validate_quantize_into(fn, x, q, "q", /*transposed=*/false, placement);
 }
 
 void validate_quantize_columnwise(const char* fn, const ConstMatrixView& x,
                                   const ConstMxOperand& qt, Placement placement) {
-  check_dtype(fn, "x", x.dtype, {DType::FP32, DType::BF16, DType::FP16});
-  check_matrix(fn, "x", x, placement);
-  validate_mx_operand(fn, "qt", qt, placement);
-  if (qt.data.rows != x.cols || qt.data.cols != x.rows)
-    fail(fn, "qt.data shape", concat(shape_str(x.cols, x.rows), " (the shape of x transposed)"),
-         shape_str(qt.data.rows, qt.data.cols));
-  check_no_overlap(fn, "qt.data", qt.data, "x", x);
-  check_no_overlap(fn, "qt.scales", qt.scales, "x", x);
-  check_no_overlap(fn, "qt.scales", qt.scales, "qt.data", qt.data);
+  validate_quantize_into(fn, x, qt, "qt", /*transposed=*/true, placement);
 }
 
 void validate_dequantize(const char* fn, const ConstMxOperand& q, const ConstMatrixView& out,
