@@ -75,7 +75,7 @@ void check_matrix(const char* fn, const std::string& arg, const ConstMatrixView&
   const auto addr = reinterpret_cast<std::uintptr_t>(m.data);
   if (addr % dtype_size(m.dtype) != 0)
     fail(fn, arg + ".data", concat("aligned to ", dtype_size(m.dtype), " bytes (", dtype_name(m.dtype), ")"),
-         concat("address 0x", std::hex, addr));
+         concat("address ", hex_address(addr)));
   if (m.memory != placement.memory)
     fail(fn, arg + ".memory", memory_name(placement.memory), memory_name(m.memory));
   if (placement.query_driver) check_pointer_placement(fn, arg + ".data", m.data, placement.memory);
@@ -138,7 +138,7 @@ void validate_gemm(const char* fn, const ConstMxOperand& a, const ConstMxOperand
       const char* nm = op == &a ? "a.data" : "b.data";
       const auto addr = reinterpret_cast<std::uintptr_t>(op->data.data);
       if (addr % 16 != 0)
-        fail(fn, nm, "a 16-byte aligned address", concat("address 0x", std::hex, addr));
+        fail(fn, nm, "a 16-byte aligned address", concat("address ", hex_address(addr)));
       if (op->data.row_stride % 16 != 0)
         fail(fn, concat(nm, ".row_stride"), "a multiple of 16 elements (16 bytes)",
              op->data.row_stride);
@@ -174,7 +174,7 @@ void validate_gemm_sm100_support(const char* fn, const ConstMxOperand& a, const 
     const auto addr = reinterpret_cast<std::uintptr_t>(op->scales.data);
     if (addr % 16 != 0)
       fail<UnsupportedError>(fn, concat(nm, ".scales.data"), "a 16-byte aligned address" + why,
-                             concat("address 0x", std::hex, addr));
+                             concat("address ", hex_address(addr)));
   }
   if (d.dtype != DType::BF16 && d.dtype != DType::FP16)
     fail<UnsupportedError>(fn, "d.dtype", "bf16 or fp16" + why, dtype_name(d.dtype));
@@ -185,7 +185,7 @@ void validate_gemm_sm100_support(const char* fn, const ConstMxOperand& a, const 
   const auto daddr = reinterpret_cast<std::uintptr_t>(d.data);
   if (daddr % 16 != 0)
     fail<UnsupportedError>(fn, "d.data", "a 16-byte aligned address" + why,
-                           concat("address 0x", std::hex, daddr));
+                           concat("address ", hex_address(daddr)));
 }
 
 namespace {
