@@ -94,8 +94,11 @@ def test_input_checks_without_a_gpu():
             ops.mxfp8_scaled_mm(a, a, s, s, 1.0, torch.bfloat16, "blocked")
         with pytest.raises(ValueError, match="alpha: expected a tensor on cuda:0"):
             ops.mxfp8_scaled_mm(a, a, s, s, torch.tensor(1.0))
+        # Another device: a fake cuda:1 tensor initialises that device where CUDA is present,
+        # so a one-GPU machine uses the CPU as the other device.
+        other = "cuda:1" if not torch.cuda.is_available() or torch.cuda.device_count() > 1 else "cpu"
         with pytest.raises(ValueError, match="dequantize_mxfp8: scales: expected a tensor on cuda:0"):
-            ops.dequantize_mxfp8(a, torch.empty((128, 4), device="cuda:1", dtype=E8M0))
+            ops.dequantize_mxfp8(a, torch.empty((128, 4), device=other, dtype=E8M0))
 
 
 @pytest.mark.parametrize("rows,k", [(1, 16), (128, 256), (200, 200), (300, 1000)])
