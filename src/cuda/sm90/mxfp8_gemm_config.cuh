@@ -22,8 +22,6 @@ struct Mxfp8GemmConfig {
   static constexpr int kTmaRegs = 24;
   static constexpr int kConverterRegs = 80;
   static constexpr int kMathRegs = 200;
-  static constexpr int kScaleBlocksPerStage = kBlockK / 32;
-  static constexpr int kK16PerStage = kBlockK / 16;
   static constexpr int kAccRegs = kBlockN / 2;  // m64nNk16 fp32 accumulator registers per thread
   static constexpr int kGroupM = 8;        // tile raster: 8 M-tiles share each B tile in L2
 

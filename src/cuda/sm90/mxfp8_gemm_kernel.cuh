@@ -12,11 +12,7 @@
 //                  the wgmma accumulator into an fp32 result with ordinary (round-to-nearest)
 //                  adds, because the tensor core's own fp32 accumulation drifts over long K.
 //
-// K permutation. The dot product does not care about the order of k inside a 32-element scale
-// block, provided A and B use the same order. We pick the order in which 8 consecutive fp8
-// bytes of A, loaded by one thread with one 8-byte load, are exactly that thread's register
-// fragment slots: physical byte p = 8q + 4h + 2i + j of a block (q = lane % 4) is fed as
-// logical k = 16h + 8i + 2q + j. The B converter writes B in the same logical order.
+// The K permutation that lets one 8-byte load fill a fragment is described in mainloop.cuh.
 #pragma once
 
 #include <cuda.h>
@@ -25,16 +21,16 @@
 
 #include <cstdint>
 
-#include "cuda/common/fp8_convert.cuh"
 #include "cuda/common/ptx.cuh"
 #include "cuda/common/wgmma_bf16.cuh"
+#include "cuda/sm90/mainloop.cuh"
 #include "cuda/sm90/mxfp8_gemm_config.cuh"
 #include "cuda/sm90/mxfp8_gemm_params.hpp"
-#include "mxgemm/layout.hpp"
 
 namespace mxgemm::sm90 {
 
 using Cfg = Mxfp8GemmConfig;
+static_assert(Cfg::kBlockK == kStageK, "the shared mainloop pieces stage 64 K at a time");
 
 struct alignas(1024) Mxfp8GemmSmem {
   std::uint8_t a[Cfg::kStages][Cfg::kStageBytesA];                // 64B-swizzled by TMA
@@ -51,18 +47,6 @@ static_assert(Cfg::kStageBytesA % 1024 == 0 && Cfg::kStageBytesB % 1024 == 0 &&
                   Cfg::kBf16BufferBytes % 1024 == 0,
               "every buffer must start on a 1024-byte swizzle boundary");
 
-// A ring position over `kSize` buffers and the parity of the current pass.
-template <int kSize>
-struct RingIndex {
-  int index = 0;
-  std::uint32_t phase = 0;
-  __device__ __forceinline__ void advance() {
-    if (++index == kSize) { index = 0; phase ^= 1; }
-  }
-  // The index `back` steps behind (back < kSize).
-  __device__ __forceinline__ int behind(int back) const { return (index - back + kSize) % kSize; }
-};
-
 // Output tile of persistent work item `t`, rastered in groups of kGroupM M-tiles so that
 // CTAs running at the same time share B tiles (and A tiles) in L2.
 struct TileCoord {
@@ -76,106 +60,24 @@ __device__ __forceinline__ TileCoord tile_coord(int t, int tiles_m, int tiles_n)
   return {first_m + in_group % group_m, in_group / group_m};
 }
 
-// Reads the E8M0 scales of one matrix row, block after block. Both layouts place block c of
-// row r at offset(r, 0) + offset(0, c), so the row part is computed once per tile and the
-// per-block part is a shift and a mask. Rows past the matrix and blocks past ceil(K/32)
-// read as 127 (scale 1) against the zeros TMA fills in there: padding is never read.
-struct ScaleRow {
-  const std::uint8_t* row_base;  // null when the row is outside the matrix
-  bool swizzled;
-  int blocks;
-  __device__ __forceinline__ ScaleRow(const ScaleSource& s, int row, int rows, int blocks_)
-      : row_base(row < rows ? s.data + (s.swizzled ? swizzled_scale_offset(row, 0, blocks_)
-                                                    : linear_scale_offset(row, 0, s.row_stride))
-                            : nullptr),
-        swizzled(s.swizzled), blocks(blocks_) {}
-  __device__ __forceinline__ std::uint32_t load(int block) const {
-    if (row_base == nullptr || block >= blocks) return 127u;
-    return __ldg(row_base + (swizzled ? swizzled_scale_offset(0, block, blocks)
-                                      : linear_scale_offset(0, block, 0)));
-  }
-};
-
-// The E8M0 bytes of one stage's scale blocks for kRows rows. Loaded a stage ahead of use.
-template <int kRows>
-struct StageScales {
-  std::uint32_t bytes[kRows][Cfg::kScaleBlocksPerStage];
-  __device__ __forceinline__ void load(const ScaleRow (&rows)[kRows], int stage) {
-#pragma unroll
-    for (int r = 0; r < kRows; ++r)
-#pragma unroll
-      for (int b = 0; b < Cfg::kScaleBlocksPerStage; ++b)
-        bytes[r][b] = rows[r].load(stage * Cfg::kScaleBlocksPerStage + b);
-  }
-};
-
-// Byte offset of 16-byte chunk `chunk` of row `row` in a TMA 64B-swizzled tile of 64-byte rows
-// (the swizzle XORs chunk bits [4,5] with address bits [7,8]).
-__device__ __forceinline__ int sw64_offset(int row, int chunk) {
-  return row * 64 + ((chunk ^ ((row >> 1) & 3)) << 4);
-}
-// Byte offset of 16-byte chunk `chunk` of row `row` in a 128B-swizzled tile of 128-byte rows.
-__device__ __forceinline__ int sw128_offset(int row, int chunk) {
-  return row * 128 + ((chunk ^ (row & 7)) << 4);
-}
-
 // Converts B row `row` of one fp8 stage (two 32-element blocks) into the bf16 buffer, in the
-// permuted logical k order described at the top of this file.
+// permuted logical k order of mainloop.cuh.
 template <DType kElemB>
 __device__ __forceinline__ void convert_b_row(const std::uint8_t* src, std::uint8_t* dst, int row,
                                               float scale0, float scale1) {
 #pragma unroll
   for (int blk = 0; blk < 2; ++blk) {
-    const float scale = blk == 0 ? scale0 : scale1;
     // 32 physical bytes of the block as 8 words: word w holds bytes 4w .. 4w+3.
     const uint4 lo = *reinterpret_cast<const uint4*>(src + sw64_offset(row, 2 * blk));
     const uint4 hi = *reinterpret_cast<const uint4*>(src + sw64_offset(row, 2 * blk + 1));
     const std::uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+    uint4 out[4];
+    dequant_block_permuted<kElemB>(w, blk == 0 ? scale0 : scale1, out);
 #pragma unroll
-    for (int t = 0; t < 4; ++t) {  // logical chunk t = (h, i) holds pairs of words h, 2+h, 4+h, 6+h
-      const int h = t >> 1, i = t & 1;
-      uint4 out;
-      out.x = cuda::dequant_pair_bf16x2<kElemB>(cuda::byte_pair(w[h], i), scale);
-      out.y = cuda::dequant_pair_bf16x2<kElemB>(cuda::byte_pair(w[2 + h], i), scale);
-      out.z = cuda::dequant_pair_bf16x2<kElemB>(cuda::byte_pair(w[4 + h], i), scale);
-      out.w = cuda::dequant_pair_bf16x2<kElemB>(cuda::byte_pair(w[6 + h], i), scale);
-      *reinterpret_cast<uint4*>(dst + sw128_offset(row, 4 * blk + t)) = out;
-    }
+    for (int t = 0; t < 4; ++t) *reinterpret_cast<uint4*>(dst + sw128_offset(row, 4 * blk + t)) = out[t];
   }
 }
 
-// Loads this thread's A fragment of one stage: rows r and r+8 (of the warpgroup's 64), lane
-// quad q, both scale blocks; frag[k16][4] in wgmma register-A order.
-template <DType kElemA>
-__device__ __forceinline__ void load_a_fragment(const std::uint8_t* src, int row, int q,
-                                                const float (&scale)[2][2],
-                                                std::uint32_t (&frag)[Cfg::kK16PerStage][4]) {
-#pragma unroll
-  for (int blk = 0; blk < 2; ++blk) {
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {  // half 0: row r, half 1: row r + 8
-      const int r = row + 8 * half;
-      const uint2 v = *reinterpret_cast<const uint2*>(src + sw64_offset(r, 2 * blk + (q >> 1)) +
-                                                      ((q & 1) << 3));
-      const float s = scale[half][blk];
-      frag[2 * blk][half] = cuda::dequant_pair_bf16x2<kElemA>(cuda::byte_pair(v.x, 0), s);
-      frag[2 * blk][2 + half] = cuda::dequant_pair_bf16x2<kElemA>(cuda::byte_pair(v.x, 1), s);
-      frag[2 * blk + 1][half] = cuda::dequant_pair_bf16x2<kElemA>(cuda::byte_pair(v.y, 0), s);
-      frag[2 * blk + 1][2 + half] = cuda::dequant_pair_bf16x2<kElemA>(cuda::byte_pair(v.y, 1), s);
-    }
-  }
-}
-
-template <typename T>
-__device__ __forceinline__ T convert_out(float v);
-template <>
-__device__ __forceinline__ float convert_out<float>(float v) { return v; }
-template <>
-__device__ __forceinline__ __nv_bfloat16 convert_out<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
-template <>
-__device__ __forceinline__ __half convert_out<__half>(float v) { return __float2half_rn(v); }
-
-// Writes the warpgroup's 64 x kBlockN accumulator tile, alpha applied, masked to M x N.
 template <typename T>
 __device__ __forceinline__ void store_tile(const Mxfp8GemmParams& p,
                                            const float (&acc)[Cfg::kAccRegs], float alpha,
@@ -282,7 +184,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     RingIndex<Cfg::kBf16Buffers> buf;
     float result[Cfg::kAccRegs];   // fp32 sum of the promoted partials
     float partial[Cfg::kAccRegs];  // wgmma accumulator of the current promotion group
-    std::uint32_t frag[Cfg::kK16PerStage][4];
+    std::uint32_t frag[kK16PerStage][4];
 
     // Tells the converter that wgmma has finished reading the previous stage's buffer.
     auto release_previous_buffer = [&] {
@@ -310,10 +212,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int ks = 0; ks < p.k_stages; ++ks) {
         next.load(scale_rows, ks + 1);  // one stage ahead
         float sa[2][2];
-#pragma unroll
-        for (int half = 0; half < 2; ++half)
-#pragma unroll
-          for (int blk = 0; blk < 2; ++blk) sa[half][blk] = cuda::e8m0_to_float(scales.bytes[half][blk]);
+        fragment_scales(scales, sa);
         scales = next;
         ptx::mbarrier_wait(&smem.full[st.index], st.phase);
         // ptxas keeps wgmma asynchronous only if no register input of an in-flight wgmma
@@ -324,7 +223,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           if (ks % Cfg::kStagesPerPromotion == 0) promote();
           release_previous_buffer();
         }
-        load_a_fragment<kElemA>(smem.a[st.index], a_row, q, sa, frag);
+        load_fragment<kElemA>(smem.a[st.index], a_row, q, sa, frag);
         // The next TMA write into this stage (async proxy) must come after these generic
         // reads: a proxy fence before the release, as the converter does.
         ptx::fence_proxy_async_smem();
@@ -338,8 +237,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         for (int i = 0; i < Cfg::kAccRegs; ++i) ptx::fence_operand(partial[i]);
         ptx::wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < Cfg::kK16PerStage; ++kk)
-          ptx::wgmma_m64n128k16_bf16_rs(partial, frag[kk],
+        for (int kk = 0; kk < kK16PerStage; ++kk)
+          ptx::WgmmaBf16Rs<Cfg::kBlockN>::mma(partial, frag[kk],
                                         ptx::smem_desc_k_major_sw128(b_base + kk * 32),
                                         (fresh && kk == 0) ? 0u : 1u);
         ptx::wgmma_commit();

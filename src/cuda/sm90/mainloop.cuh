@@ -1,0 +1,140 @@
+// Pieces shared by the two sm_90a MXFP8 mainloops (the tiled kernel, mxfp8_gemm_kernel.cuh,
+// and the weight-streaming kernel for small M, stream_gemm_kernel.cuh): pipeline ring
+// indices, E8M0 scale reads, the swizzled shared-memory addressing of TMA tiles, and the
+// exact dequantization of fp8 into wgmma's register-A fragment in the permuted K order.
+//
+// K permutation. A dot product does not care about the order of k inside a 32-element scale
+// block, provided both operands use the same order. We pick the order in which 8
+// consecutive fp8 bytes, loaded by one thread with one 8-byte load, are exactly that
+// thread's register-fragment slots: physical byte p = 8q + 4h + 2i + j of a block
+// (q = lane % 4) is fed as logical k = 16h + 8i + 2q + j. The operand that wgmma reads from
+// shared memory (bf16, K-major) is written in the same logical order.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "cuda/common/fp8_convert.cuh"
+#include "cuda/sm90/mxfp8_gemm_params.hpp"
+#include "mxgemm/layout.hpp"
+
+namespace mxgemm::sm90 {
+
+// Both kernels stage K in steps of 64: one 64-byte fp8 row (TMA 64B swizzle) and one
+// 128-byte bf16 row (128B swizzle, one wgmma K-major atom) per operand row.
+constexpr int kStageK = 64;
+constexpr int kScaleBlocksPerStage = kStageK / 32;
+constexpr int kK16PerStage = kStageK / 16;
+
+// A ring position over `kSize` buffers and the parity of the current pass.
+template <int kSize>
+struct RingIndex {
+  int index = 0;
+  std::uint32_t phase = 0;
+  __device__ __forceinline__ void advance() {
+    if (++index == kSize) { index = 0; phase ^= 1; }
+  }
+  // The index `back` steps behind (back < kSize).
+  __device__ __forceinline__ int behind(int back) const { return (index - back + kSize) % kSize; }
+};
+
+// Reads the E8M0 scales of one matrix row, block after block. Both layouts place block c of
+// row r at offset(r, 0) + offset(0, c), so the row part is computed once per tile and the
+// per-block part is a shift and a mask. Rows past the matrix and blocks past ceil(K/32)
+// read as 127 (scale 1) against the zeros TMA fills in there: padding is never read.
+struct ScaleRow {
+  const std::uint8_t* row_base;  // null when the row is outside the matrix
+  bool swizzled;
+  int blocks;
+  __device__ __forceinline__ ScaleRow(const ScaleSource& s, int row, int rows, int blocks_)
+      : row_base(row < rows ? s.data + (s.swizzled ? swizzled_scale_offset(row, 0, blocks_)
+                                                    : linear_scale_offset(row, 0, s.row_stride))
+                            : nullptr),
+        swizzled(s.swizzled), blocks(blocks_) {}
+  __device__ __forceinline__ std::uint32_t load(int block) const {
+    if (row_base == nullptr || block >= blocks) return 127u;
+    return __ldg(row_base + (swizzled ? swizzled_scale_offset(0, block, blocks)
+                                      : linear_scale_offset(0, block, 0)));
+  }
+};
+
+// The E8M0 bytes of one stage's scale blocks for kRows rows. Loaded a stage ahead of use.
+template <int kRows>
+struct StageScales {
+  std::uint32_t bytes[kRows][kScaleBlocksPerStage];
+  __device__ __forceinline__ void load(const ScaleRow (&rows)[kRows], int stage) {
+#pragma unroll
+    for (int r = 0; r < kRows; ++r)
+#pragma unroll
+      for (int b = 0; b < kScaleBlocksPerStage; ++b)
+        bytes[r][b] = rows[r].load(stage * kScaleBlocksPerStage + b);
+  }
+};
+
+// Byte offset of 16-byte chunk `chunk` of row `row` in a TMA 64B-swizzled tile of 64-byte rows
+// (the swizzle XORs chunk bits [4,5] with address bits [7,8]).
+__device__ __forceinline__ int sw64_offset(int row, int chunk) {
+  return row * 64 + ((chunk ^ ((row >> 1) & 3)) << 4);
+}
+// Byte offset of 16-byte chunk `chunk` of row `row` in a 128B-swizzled tile of 128-byte rows.
+__device__ __forceinline__ int sw128_offset(int row, int chunk) {
+  return row * 128 + ((chunk ^ (row & 7)) << 4);
+}
+
+// One 32-element block (8 words of 4 physical fp8 codes) -> four 16-byte chunks of bf16 in
+// the logical order: chunk t = (h, i) holds the pairs of words h, 2+h, 4+h, 6+h.
+template <DType kElem>
+__device__ __forceinline__ void dequant_block_permuted(const std::uint32_t (&w)[8], float scale,
+                                                       uint4 (&out)[4]) {
+#pragma unroll
+  for (int t = 0; t < 4; ++t) {
+    const int h = t >> 1, i = t & 1;
+    out[t].x = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[h], i), scale);
+    out[t].y = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[2 + h], i), scale);
+    out[t].z = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[4 + h], i), scale);
+    out[t].w = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[6 + h], i), scale);
+  }
+}
+
+// Loads this thread's register-A fragment of one stage from a 64B-swizzled fp8 tile: rows
+// `row` and `row` + 8, lane quad q, both scale blocks; frag[k16][4] in wgmma register-A order.
+template <DType kElem>
+__device__ __forceinline__ void load_fragment(const std::uint8_t* src, int row, int q,
+                                              const float (&scale)[2][2],
+                                              std::uint32_t (&frag)[kK16PerStage][4]) {
+#pragma unroll
+  for (int blk = 0; blk < 2; ++blk) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {  // half 0: row r, half 1: row r + 8
+      const int r = row + 8 * half;
+      const uint2 v = *reinterpret_cast<const uint2*>(src + sw64_offset(r, 2 * blk + (q >> 1)) +
+                                                      ((q & 1) << 3));
+      const float s = scale[half][blk];
+      frag[2 * blk][half] = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(v.x, 0), s);
+      frag[2 * blk][2 + half] = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(v.x, 1), s);
+      frag[2 * blk + 1][half] = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(v.y, 0), s);
+      frag[2 * blk + 1][2 + half] = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(v.y, 1), s);
+    }
+  }
+}
+
+// The fp32 block scales of this thread's two fragment rows for one stage.
+__device__ __forceinline__ void fragment_scales(const StageScales<2>& s, float (&out)[2][2]) {
+#pragma unroll
+  for (int half = 0; half < 2; ++half)
+#pragma unroll
+    for (int blk = 0; blk < 2; ++blk) out[half][blk] = cuda::e8m0_to_float(s.bytes[half][blk]);
+}
+
+template <typename T>
+__device__ __forceinline__ T convert_out(float v);
+template <>
+__device__ __forceinline__ float convert_out<float>(float v) { return v; }
+template <>
+__device__ __forceinline__ __nv_bfloat16 convert_out<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+template <>
+__device__ __forceinline__ __half convert_out<__half>(float v) { return __float2half_rn(v); }
+
+}  // namespace mxgemm::sm90
