@@ -10,7 +10,14 @@
 //                cuBLAS BF16 GEMM, timed together ('n/a' where the GPU dequantizer throws
 //                UnsupportedError);
 //   fp8          cuBLASLt E4M3 x E4M3 with one fp32 scale per tensor (amax / 448),
-//                BF16 out: a speed-of-light reference with coarser scaling.
+//                BF16 out: a speed-of-light reference with coarser scaling;
+//   tiled        mxfp8_scaled_mm forced onto the large-shape (tiled) sm_90 kernel, where
+//                the automatic choice is the weight-streaming kernel (small M), so that
+//                the two can be compared on the same shape.
+// The memory floor of a shape is the bytes that must move (A and B with their scales, D)
+// divided by the device-to-device copy bandwidth measured at the start of the run (bytes
+// read plus written per second, median of 20 copies of 1 GiB); "x floor" is mxgemm's time
+// over it.
 // Ratio columns are peer_time / mxgemm_time (> 1: mxgemm faster); the last line holds
 // their geometric means over the suite.
 //
@@ -55,7 +62,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/check.hpp"  // MXGEMM_CUDA_CHECK
+#include "core/check.hpp"            // MXGEMM_CUDA_CHECK
+#include "core/kernel_override.hpp"  // the tiled kernel on small-M shapes
+#include "cuda/sm90/stream_gemm_sm90.hpp"  // kStreamAutoMaxM
 #include "mxgemm/mxgemm.hpp"
 
 namespace {
@@ -96,6 +105,11 @@ std::vector<Shape> suite_shapes(const std::string& name) {
     for (i64 m : {128, 256, 512, 1024}) s.push_back({m, 8192, 8192});
   if (name == "small" || name == "all")
     for (i64 m : {1, 16, 64}) s.push_back({m, 8192, 8192});
+  if (name == "decode" || name == "all") {
+    const std::pair<i64, i64> nk[] = {{8192, 8192}, {28672, 8192}, {8192, 28672}, {4096, 4096}, {1024, 8192}};
+    for (const auto& [n, k] : nk)
+      for (i64 m : {1, 2, 4, 8, 16, 32, 64}) s.push_back({m, n, k});
+  }
   // 'all' lists 8192^3 twice (large and square): keep the first.
   std::vector<Shape> out;
   for (const Shape& x : s) {
@@ -506,9 +520,10 @@ class LtPlan {
 // ---------------------------------------------------------------------------------------
 // One shape: device inputs (rotated copies), outputs, plans, the four methods.
 
-enum Method { kMx = 0, kBf16, kDqBf16, kFp8, kMethods };
+enum Method { kMx = 0, kBf16, kDqBf16, kFp8, kMxTiled, kMethods };
 const char* const kMethodNames[kMethods] = {"mxgemm", "cuBLAS bf16", "dequant + cuBLAS bf16",
-                                            "cuBLASLt fp8"};
+                                            "cuBLASLt fp8", "mxgemm tiled kernel"};
+constexpr i64 kAutoStreamMaxM = sm90::kStreamAutoMaxM;
 
 struct MethodResult {
   bool ran = false;
@@ -574,11 +589,14 @@ class ShapeBench {
   // Queues run number i of method m on the stream (input copy i % copies).
   void op(Method m, int i) {
     switch (m) {
-      case kMx: {
+      case kMx:
+      case kMxTiled: {
+        const detail::ScopedSm90Kernel forced(m == kMxTiled ? detail::Sm90Kernel::Tiled
+                                                            : detail::Sm90Kernel::Auto);
         const int c = i % cm_;
         mxfp8_scaled_mm(mx_op(a_q_[c], a_s_[c], sh_.m), mx_op(b_q_[c], b_s_[c], sh_.n),
                         static_cast<const float*>(gpu_.alpha.get()),
-                        contiguous(d(kMx), sh_.m, sh_.n, DType::BF16, Memory::Device), gpu_.stream,
+                        contiguous(d(m), sh_.m, sh_.n, DType::BF16, Memory::Device), gpu_.stream,
                         /*skip_checks=*/i != 0);
         break;
       }
@@ -610,6 +628,10 @@ class ShapeBench {
   MethodResult time(Method m, bool timed) {
     MethodResult r;
     cudaStream_t s = gpu_.stream;
+    if (m == kMxTiled && sh_.m > kAutoStreamMaxM) {
+      r.why = "mxgemm itself runs the tiled kernel for M > " + std::to_string(kAutoStreamMaxM);
+      return r;
+    }
     MXGEMM_CUDA_CHECK(cudaMemsetAsync(d(m), 0xFF, d_bytes_, s));
     try {
       op(m, 0);
@@ -877,7 +899,8 @@ bool startup_check(Gpu& gpu, const Options& o) {
 struct Row {
   Shape sh;
   MethodResult r[kMethods];
-  PairCheck mx_vs_bf16, dq_vs_bf16, fp8_vs_bf16;
+  PairCheck mx_vs_bf16, dq_vs_bf16, fp8_vs_bf16, tiled_vs_bf16;
+  double floor_us = 0.0;  // memory floor: bytes that must move / copy bandwidth
   std::string fp8_fallback;  // how cuBLASLt fp8 ran, when not its first heuristic choice
   bool pass = true;
   std::string failure;
@@ -888,11 +911,12 @@ bool has_ratio(const Row& row, Method m) { return row.r[kMx].ran && row.r[m].ran
 double ratio(const Row& row, Method m) { return row.r[m].med_us / row.r[kMx].med_us; }
 
 void print_header() {
-  std::printf("%-21s | %-17s | %-24s | %-24s | %-24s | %s\n", "", "mxgemm", "cuBLAS bf16 (pre-deq.)",
-              "dequant + cuBLAS bf16", "cuBLASLt fp8 per-tensor", "check: mxgemm vs bf16");
-  std::printf("%6s %6s %6s   | %9s %7s | %9s %7s %6s | %9s %7s %6s | %9s %7s %6s | %s\n", "M", "N", "K",
-              "us", "TFLOP/s", "us", "TFLOP/s", "ratio", "us", "TFLOP/s", "ratio", "us", "TFLOP/s",
-              "ratio", "sample / full rel. err / bad");
+  std::printf("%-21s | %-17s | %-24s | %-24s | %-24s | %-24s | %-16s | %s\n", "", "mxgemm",
+              "cuBLAS bf16 (pre-deq.)", "dequant + cuBLAS bf16", "cuBLASLt fp8 per-tensor",
+              "mxgemm tiled kernel", "memory floor", "check: mxgemm vs bf16");
+  std::printf("%6s %6s %6s   | %9s %7s | %9s %7s %6s | %9s %7s %6s | %9s %7s %6s | %9s %7s %6s | %8s %7s | %s\n",
+              "M", "N", "K", "us", "TFLOP/s", "us", "TFLOP/s", "ratio", "us", "TFLOP/s", "ratio", "us",
+              "TFLOP/s", "ratio", "us", "TFLOP/s", "ratio", "us", "x floor", "sample / full rel. err / bad");
   std::fflush(stdout);
 }
 
@@ -913,6 +937,11 @@ void print_row(const Row& row) {
     }
     line += " |";
   }
+  if (row.r[kMx].ran && row.floor_us > 0.0)
+    n = std::snprintf(buf, sizeof(buf), " %8.1f %6.2fx |", row.floor_us, row.r[kMx].med_us / row.floor_us);
+  else
+    n = std::snprintf(buf, sizeof(buf), " %8s %7s |", "n/a", "n/a");
+  line.append(buf, static_cast<std::size_t>(n));
   if (row.mx_vs_bf16.done)
     n = std::snprintf(buf, sizeof(buf), " %.1e / %.1e / %llu %s", row.mx_vs_bf16.sample_rel,
                       row.mx_vs_bf16.full_rel, row.mx_vs_bf16.mismatches, row.pass ? "ok" : "FAIL");
@@ -927,7 +956,7 @@ void print_row(const Row& row) {
                  (long long)row.sh.k, row.failure.c_str());
   }
   for (int mi = 0; mi < kMethods; ++mi)
-    if (!row.r[mi].ran && !row.r[mi].why.empty())
+    if (!row.r[mi].ran && !row.r[mi].why.empty() && !(mi == kMxTiled && row.sh.m > kAutoStreamMaxM))
       std::printf("    note: %s n/a: %s\n", kMethodNames[mi], row.r[mi].why.c_str());
   if (row.r[kFp8].ran && !row.fp8_fallback.empty())
     std::printf("    note: cuBLASLt fp8 ran with %s (cublasLtMatmul refused the earlier tries)\n",
@@ -954,7 +983,7 @@ Geomean geomean(const std::vector<Row>& rows, Method m) {
 void write_csv(const std::string& path, const std::vector<Row>& rows) {
   FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw std::runtime_error("--csv: cannot open " + path + " for writing: " + std::strerror(errno));
-  const char* keys[kMethods] = {"mxgemm", "bf16", "dq_bf16", "fp8"};
+  const char* keys[kMethods] = {"mxgemm", "bf16", "dq_bf16", "fp8", "tiled"};
   std::fprintf(f, "m,n,k");
   for (int mi = 0; mi < kMethods; ++mi) {
     std::fprintf(f, ",%s_us,%s_tflops", keys[mi], keys[mi]);
@@ -963,7 +992,8 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
   for (int mi = 0; mi < kMethods; ++mi)
     std::fprintf(f, ",%s_min_us,%s_max_us,%s_host_us", keys[mi], keys[mi], keys[mi]);
   std::fprintf(f, ",mx_vs_bf16_sample_rel,mx_vs_bf16_full_rel,mx_vs_bf16_mismatches,mx_vs_bf16_max_diff_over_rms,"
-                  "mxgemm_nan,dq_vs_bf16_sample_rel,dq_vs_bf16_full_rel,fp8_vs_bf16_sample_rel,check\n");
+                  "mxgemm_nan,dq_vs_bf16_sample_rel,dq_vs_bf16_full_rel,fp8_vs_bf16_sample_rel,"
+                  "tiled_vs_bf16_full_rel,floor_us,mxgemm_over_floor,check\n");
   const auto num = [&](bool ok, double v) {
     if (ok) std::fprintf(f, ",%.6g", v);
     else std::fprintf(f, ",n/a");
@@ -989,6 +1019,9 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
     num(r.dq_vs_bf16.done, r.dq_vs_bf16.sample_rel);
     num(r.dq_vs_bf16.done, r.dq_vs_bf16.full_rel);
     num(r.fp8_vs_bf16.done, r.fp8_vs_bf16.sample_rel);
+    num(r.tiled_vs_bf16.done, r.tiled_vs_bf16.full_rel);
+    num(r.floor_us > 0.0, r.floor_us);
+    num(r.floor_us > 0.0 && r.r[kMx].ran, r.floor_us > 0.0 ? r.r[kMx].med_us / r.floor_us : 0.0);
     std::fprintf(f, ",%s\n", r.pass ? "ok" : "FAIL");
   }
   // The geometric means, in the ratio columns of a last row.
@@ -1000,12 +1033,36 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
       num(g.count > 0, g.v);
     }
   }
-  for (int i = 0; i < 3 * kMethods + 9; ++i) std::fprintf(f, ",");
+  for (int i = 0; i < 3 * kMethods + 12; ++i) std::fprintf(f, ",");
   std::fprintf(f, "\n");
   if (std::fclose(f) != 0) throw std::runtime_error("--csv: error writing " + path);
 }
 
 // ---------------------------------------------------------------------------------------
+
+// Device-to-device copy bandwidth, bytes read plus written per second: median of 20 timed
+// copies of 1 GiB after 3 warm-ups.
+double copy_bandwidth_gbps(Gpu& gpu) {
+  constexpr std::size_t kBytes = std::size_t{1} << 30;
+  DeviceBuffer src(kBytes), dst(kBytes);
+  MXGEMM_CUDA_CHECK(cudaMemsetAsync(src.get(), 0x5A, kBytes, gpu.stream));
+  cudaEvent_t e0, e1;
+  MXGEMM_CUDA_CHECK(cudaEventCreate(&e0));
+  MXGEMM_CUDA_CHECK(cudaEventCreate(&e1));
+  std::vector<double> gbps;
+  for (int i = 0; i < 23; ++i) {
+    MXGEMM_CUDA_CHECK(cudaEventRecord(e0, gpu.stream));
+    MXGEMM_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), kBytes, cudaMemcpyDeviceToDevice, gpu.stream));
+    MXGEMM_CUDA_CHECK(cudaEventRecord(e1, gpu.stream));
+    MXGEMM_CUDA_CHECK(cudaEventSynchronize(e1));
+    float ms = 0.0f;
+    MXGEMM_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    if (i >= 3) gbps.push_back(2.0 * double(kBytes) / (ms * 1e-3) / 1e9);
+  }
+  warn_cuda(cudaEventDestroy(e0), "cudaEventDestroy");
+  warn_cuda(cudaEventDestroy(e1), "cudaEventDestroy");
+  return median(gbps);
+}
 
 int run(const Options& o, const std::vector<Shape>& shapes) {
   const BackendInfo info = gemm_backend();
@@ -1024,6 +1081,9 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
   std::fflush(stdout);
 
   bool all_ok = startup_check(gpu, o);
+  const double copy_gbps = copy_bandwidth_gbps(gpu);
+  std::printf("device-to-device copy: %.0f GB/s (read + written), the memory floor's bandwidth\n\n",
+              copy_gbps);
 
   auto t0 = Clock::now();
   Pools pools = make_pools(shapes, o.seed);
@@ -1039,6 +1099,13 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
     const Shape& sh = shapes[si];
     Row row;
     row.sh = sh;
+    {
+      const ScaleShape sa = scale_shape(sh.m, sh.k, ScaleLayout::Swizzled128x4);
+      const ScaleShape sb = scale_shape(sh.n, sh.k, ScaleLayout::Swizzled128x4);
+      const double bytes = double(sh.m * sh.k + sh.n * sh.k + sa.rows * sa.cols + sb.rows * sb.cols) +
+                           2.0 * double(sh.m * sh.n);
+      row.floor_us = bytes / (copy_gbps * 1e3);
+    }
     try {
       ShapeBench bench(gpu, o, sh, pools.a(sh), pools.b(sh), /*rotate=*/true);
       for (int mi = 0; mi < kMethods; ++mi) row.r[mi] = bench.time(static_cast<Method>(mi), true);
@@ -1088,6 +1155,18 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
           why.push_back(b);
         }
       }
+      if (row.r[kMxTiled].ran && row.r[kBf16].ran) {
+        row.tiled_vs_bf16 = bench.compare(kMxTiled, kBf16, idx);
+        const PairCheck& c = row.tiled_vs_bf16;
+        if (!(c.sample_rel < 1e-2) || !(c.full_rel < 1e-2) || c.nan_got || c.mismatches) {
+          char b[256];
+          std::snprintf(b, sizeof(b),
+                        "mxgemm tiled kernel disagrees with cuBLAS bf16 (sample rel %.3e, full rel "
+                        "%.3e, %llu NaN, %llu mismatches)",
+                        c.sample_rel, c.full_rel, c.nan_got, c.mismatches);
+          why.push_back(b);
+        }
+      }
       if (row.r[kFp8].ran && row.r[kBf16].ran) {
         row.fp8_vs_bf16 = bench.compare(kFp8, kBf16, idx);
         if (!(row.fp8_vs_bf16.sample_rel < 0.2) || row.fp8_vs_bf16.nan_got)
@@ -1132,12 +1211,13 @@ int main(int argc, char** argv) {
       "faster) with geometric means, and checks mxgemm against cuBLAS BF16 on every shape.\n"
       "Suites: large = M in {2048,4096,8192,16384} x (N,K) in {(8192,8192),(8192,28672),"
       "(28672,8192),(4096,4096)}; square = 8192^3; mid = N=K=8192, M in {128,256,512,1024}; "
-      "small = N=K=8192, M in {1,16,64}; all = all of them. --m/--n/--k (comma lists) give "
+      "small = N=K=8192, M in {1,16,64}; decode = M in {1,2,4,8,16,32,64} x (N,K) in "
+      "{(8192,8192),(28672,8192),(8192,28672),(4096,4096),(1024,8192)}; all = all of them. --m/--n/--k (comma lists) give "
       "custom shapes, their cross product.\n"
       "Exit code: 0 all checks passed, 1 a check failed, 2 usage error or nothing can run."};
   app.option_defaults()->always_capture_default();
   app.add_option("--suite", o.suite, "shape suite")
-      ->check(CLI::IsMember({"large", "square", "mid", "small", "all"}));
+      ->check(CLI::IsMember({"large", "square", "mid", "small", "decode", "all"}));
   app.add_option("--m", o.m, "custom M values (rows of A and D), e.g. 1,128,4096")
       ->delimiter(',')->check(CLI::Range(i64{1}, i64{1} << 20));
   app.add_option("--n", o.n, "custom N values (rows of B, columns of D; multiples of 16)")

@@ -106,6 +106,12 @@ __device__ __forceinline__ void setmaxnreg_dec() {
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegs));
 }
 
+// Named barrier over `count` threads (PTX ISA 9.7.13.1, bar.sync): syncs a subset of the CTA,
+// e.g. the math warpgroups without the producer.
+__device__ __forceinline__ void named_barrier_sync(std::uint32_t id, std::uint32_t count) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+
 // --- wgmma (PTX ISA 9.7.15) ---------------------------------------------------------------
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() {

@@ -9,14 +9,18 @@
 
 namespace mxgemm::cuda {
 
-void* device_workspace(std::size_t bytes) {
-  struct Buffer {
-    void* ptr = nullptr;
-    std::size_t size = 0;
-  };
-  static std::mutex mutex;
-  static std::unordered_map<int, Buffer> buffers;  // by device ordinal; kept for the process
-  if (bytes == 0) return nullptr;
+namespace {
+
+struct Buffer {
+  void* ptr = nullptr;
+  std::size_t size = 0;
+};
+
+// A per-device buffer of at least `bytes` from `buffers` (by device ordinal, kept for the
+// process); `grown` says whether it was (re)allocated by this call.
+void* grow_buffer(std::unordered_map<int, Buffer>& buffers, std::mutex& mutex, std::size_t bytes,
+                  bool& grown) {
+  grown = false;
   int device = 0;
   MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
   std::lock_guard<std::mutex> lock(mutex);
@@ -30,8 +34,29 @@ void* device_workspace(std::size_t bytes) {
     }
     MXGEMM_CUDA_CHECK(cudaMalloc(&b.ptr, bytes));
     b.size = bytes;
+    grown = true;
   }
   return b.ptr;
+}
+
+}  // namespace
+
+void* device_workspace(std::size_t bytes) {
+  static std::mutex mutex;
+  static std::unordered_map<int, Buffer> buffers;
+  if (bytes == 0) return nullptr;
+  bool grown = false;
+  return grow_buffer(buffers, mutex, bytes, grown);
+}
+
+unsigned int* device_zeroed_counters(std::size_t count, cudaStream_t stream) {
+  static std::mutex mutex;
+  static std::unordered_map<int, Buffer> buffers;
+  if (count == 0) return nullptr;
+  bool grown = false;
+  void* p = grow_buffer(buffers, mutex, count * sizeof(unsigned int), grown);
+  if (grown) MXGEMM_CUDA_CHECK(cudaMemsetAsync(p, 0, count * sizeof(unsigned int), stream));
+  return static_cast<unsigned int*>(p);
 }
 
 }  // namespace mxgemm::cuda

@@ -40,10 +40,9 @@ struct RingIndex {
   __device__ __forceinline__ int behind(int back) const { return (index - back + kSize) % kSize; }
 };
 
-// Reads the E8M0 scales of one matrix row, block after block. Both layouts place block c of
-// row r at offset(r, 0) + offset(0, c), so the row part is computed once per tile and the
-// per-block part is a shift and a mask. Rows past the matrix and blocks past ceil(K/32)
-// read as 127 (scale 1) against the zeros TMA fills in there: padding is never read.
+// Reads the E8M0 scales of one matrix row in either layout (the pre-passes use it). Both
+// layouts place block c of row r at offset(r, 0) + offset(0, c), so the row part is
+// computed once. Rows past the matrix and blocks past ceil(K/32) read as 127 (scale 1).
 struct ScaleRow {
   const std::uint8_t* row_base;  // null when the row is outside the matrix
   bool swizzled;
@@ -60,18 +59,36 @@ struct ScaleRow {
   }
 };
 
-// The E8M0 bytes of one stage's scale blocks for kRows rows. Loaded a stage ahead of use.
-template <int kRows>
-struct StageScales {
-  std::uint32_t bytes[kRows][kScaleBlocksPerStage];
-  __device__ __forceinline__ void load(const ScaleRow (&rows)[kRows], int stage) {
-#pragma unroll
-    for (int r = 0; r < kRows; ++r)
-#pragma unroll
-      for (int b = 0; b < kScaleBlocksPerStage; ++b)
-        bytes[r][b] = rows[r].load(stage * kScaleBlocksPerStage + b);
-  }
-};
+// Scale chunks. The swizzled 128x4 layout keeps the 4 blocks (2 stages) of 128 rows in one
+// contiguous 512-byte chunk. The producer copies each stage's chunk into shared memory
+// together with the stage's data (TMA, counted by the same barrier), so no math
+// thread ever waits on a global load: a scale read from global memory a stage ahead still
+// cost a full HBM round trip per stage, because the fence.proxy.async of every stage
+// release (MEMBAR.ALL.CTA) waits for all of the thread's outstanding loads. Linear or
+// unaligned scales are first rewritten as swizzled chunks (scale_prepass.cu).
+constexpr int kScaleChunkBytes = 512;
+static_assert(kScaleChunkBytes == kSwizzleTileBytes, "a chunk is one 128x4 swizzle tile");
+
+// TMA row coordinate of the chunk for stage ks of 128-row tile `tile` (scale_prepass.hpp).
+__device__ __forceinline__ int scale_chunk_row(int tile, int col_tiles, int ks) {
+  return (tile * col_tiles + ks / 2) * 2;
+}
+
+// The two scale bytes of stage ks (blocks 2ks, 2ks+1; block 0 in the low byte) of tile row
+// r (0..127) in a chunk; blocks past ceil(K/32) read as 127 (scale 1) whatever the padding
+// holds, against the zeros TMA fills in past K.
+__device__ __forceinline__ std::uint32_t chunk_scale_pair(const std::uint8_t* chunk, int r, int ks,
+                                                          int blocks) {
+  std::uint32_t pair = *reinterpret_cast<const std::uint16_t*>(chunk + (r % 32) * 16 + (r / 32) * 4 +
+                                                                (ks & 1) * 2);
+  if (2 * ks + 1 >= blocks) pair = (pair & 0xFFu) | (127u << 8);
+  return pair;
+}
+
+// The fp32 scale of block `blk` (0 or 1) of a pair.
+__device__ __forceinline__ float pair_scale(std::uint32_t pair, int blk) {
+  return cuda::e8m0_to_float(blk == 0 ? (pair & 0xFFu) : (pair >> 8));
+}
 
 // Byte offset of 16-byte chunk `chunk` of row `row` in a TMA 64B-swizzled tile of 64-byte rows
 // (the swizzle XORs chunk bits [4,5] with address bits [7,8]).
@@ -120,12 +137,16 @@ __device__ __forceinline__ void load_fragment(const std::uint8_t* src, int row, 
   }
 }
 
-// The fp32 block scales of this thread's two fragment rows for one stage.
-__device__ __forceinline__ void fragment_scales(const StageScales<2>& s, float (&out)[2][2]) {
+// The fp32 block scales of this thread's two fragment rows (tile rows `row`, `row` + 8) for
+// stage ks, from the stage's scale chunk.
+__device__ __forceinline__ void fragment_scales(const std::uint8_t* chunk, int row, int ks, int blocks,
+                                                float (&out)[2][2]) {
 #pragma unroll
-  for (int half = 0; half < 2; ++half)
+  for (int half = 0; half < 2; ++half) {
+    const std::uint32_t pair = chunk_scale_pair(chunk, row + 8 * half, ks, blocks);
 #pragma unroll
-    for (int blk = 0; blk < 2; ++blk) out[half][blk] = cuda::e8m0_to_float(s.bytes[half][blk]);
+    for (int blk = 0; blk < 2; ++blk) out[half][blk] = pair_scale(pair, blk);
+  }
 }
 
 template <typename T>

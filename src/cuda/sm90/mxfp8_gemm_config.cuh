@@ -31,7 +31,7 @@ struct Mxfp8GemmConfig {
   // Buffers, barriers, and 1024 bytes of slack to align the dynamic allocation to the
   // 128-byte swizzle pattern (the kernel's smem struct asserts it fits).
   static constexpr int kSmemBytes = kStages * (kStageBytesA + kStageBytesB) +
-                                    kBf16Buffers * kBf16BufferBytes + 1024 + 1024;
+                                    kBf16Buffers * kBf16BufferBytes + kStages * 2 * 512 + 1024 + 1024;
 
   static_assert(kBlockK == 64, "fp8 tiles use the 64-byte TMA swizzle: one 64-byte row per stage");
   static_assert(kBlockK * 2 == 128, "a converted bf16 row is one 128-byte swizzle atom");

@@ -36,6 +36,8 @@ struct alignas(1024) Mxfp8GemmSmem {
   std::uint8_t a[Cfg::kStages][Cfg::kStageBytesA];                // 64B-swizzled by TMA
   std::uint8_t b[Cfg::kStages][Cfg::kStageBytesB];                // 64B-swizzled by TMA
   std::uint8_t b_bf16[Cfg::kBf16Buffers][Cfg::kBf16BufferBytes];  // 128B-swizzled, K-major
+  std::uint8_t a_scales[Cfg::kStages][kScaleChunkBytes];          // scale chunks (mainloop.cuh)
+  std::uint8_t b_scales[Cfg::kStages][kScaleChunkBytes];
   std::uint64_t full[Cfg::kStages];         // TMA -> converter, math: fp8 stage landed
   std::uint64_t empty[Cfg::kStages];        // converter, math -> TMA: fp8 stage consumed
   std::uint64_t b_full[Cfg::kBf16Buffers];  // converter -> math: bf16 B written
@@ -101,7 +103,8 @@ __device__ __forceinline__ void store_tile(const Mxfp8GemmParams& p,
 template <DType kElemA, DType kElemB>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     mxfp8_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_a,
-                           const __grid_constant__ CUtensorMap tma_b, const Mxfp8GemmParams p) {
+                           const __grid_constant__ CUtensorMap tma_b,
+                           const __grid_constant__ Mxfp8GemmParams p) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ std::uint8_t smem_raw[];
   auto& smem = *reinterpret_cast<Mxfp8GemmSmem*>(
@@ -129,12 +132,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (threadIdx.x == 0) {
       ptx::prefetch_tensor_map(&tma_a);
       ptx::prefetch_tensor_map(&tma_b);
+      ptx::prefetch_tensor_map(&p.sa.map);
+      ptx::prefetch_tensor_map(&p.sb.map);
       RingIndex<Cfg::kStages> st;
       for (int t = blockIdx.x; t < num_tiles; t += gridDim.x) {
         const TileCoord tile = tile_coord(t, p.tiles_m, p.tiles_n);
         for (int ks = 0; ks < p.k_stages; ++ks, st.advance()) {
           ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
-          ptx::mbarrier_arrive_expect_tx(&smem.full[st.index], Cfg::kStageBytesA + Cfg::kStageBytesB);
+          ptx::mbarrier_arrive_expect_tx(&smem.full[st.index],
+                                         Cfg::kStageBytesA + Cfg::kStageBytesB + 2 * kScaleChunkBytes);
+          ptx::tma_load_2d(smem.a_scales[st.index], &p.sa.map, &smem.full[st.index], 0,
+                           scale_chunk_row(tile.m, p.sa.col_tiles, ks));
+          ptx::tma_load_2d(smem.b_scales[st.index], &p.sb.map, &smem.full[st.index], 0,
+                           scale_chunk_row(tile.n, p.sb.col_tiles, ks));
           ptx::tma_load_2d(smem.a[st.index], &tma_a, &smem.full[st.index], ks * Cfg::kBlockK,
                            tile.m * Cfg::kBlockM);
           ptx::tma_load_2d(smem.b[st.index], &tma_b, &smem.full[st.index], ks * Cfg::kBlockK,
@@ -149,18 +159,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     RingIndex<Cfg::kStages> st;
     RingIndex<Cfg::kBf16Buffers> buf;
     for (int t = blockIdx.x; t < num_tiles; t += gridDim.x) {
-      const int n = tile_coord(t, p.tiles_m, p.tiles_n).n * Cfg::kBlockN + row;
-      const ScaleRow scale_rows[1] = {ScaleRow(p.sb, n, p.n, p.scale_cols)};
-      StageScales<1> scales, next;
-      scales.load(scale_rows, 0);
       for (int ks = 0; ks < p.k_stages; ++ks, st.advance(), buf.advance()) {
-        next.load(scale_rows, ks + 1);
         ptx::mbarrier_wait(&smem.full[st.index], st.phase);
         ptx::mbarrier_wait(&smem.b_empty[buf.index], buf.phase ^ 1);
-        convert_b_row<kElemB>(smem.b[st.index], smem.b_bf16[buf.index], row,
-                              cuda::e8m0_to_float(scales.bytes[0][0]),
-                              cuda::e8m0_to_float(scales.bytes[0][1]));
-        scales = next;
+        const std::uint32_t pair = chunk_scale_pair(smem.b_scales[st.index], row, ks, p.scale_cols);
+        convert_b_row<kElemB>(smem.b[st.index], smem.b_bf16[buf.index], row, pair_scale(pair, 0),
+                              pair_scale(pair, 1));
         // Orders the generic-proxy smem accesses above before async-proxy ones after the
         // barriers: wgmma reading the bf16 writes, and TMA overwriting the fp8 stage.
         ptx::fence_proxy_async_smem();
@@ -205,16 +209,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
 
-      const ScaleRow scale_rows[2] = {ScaleRow(p.sa, m0 + a_row, p.m, p.scale_cols),
-                                      ScaleRow(p.sa, m0 + a_row + 8, p.m, p.scale_cols)};
-      StageScales<2> scales, next;
-      scales.load(scale_rows, 0);
       for (int ks = 0; ks < p.k_stages; ++ks) {
-        next.load(scale_rows, ks + 1);  // one stage ahead
-        float sa[2][2];
-        fragment_scales(scales, sa);
-        scales = next;
         ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+        float sa[2][2];
+        fragment_scales(smem.a_scales[st.index], a_row, ks, p.scale_cols, sa);
         // ptxas keeps wgmma asynchronous only if no register input of an in-flight wgmma
         // group is written, so this warpgroup's previous stage must finish before its A
         // fragment is rebuilt; the other math warpgroup keeps the tensor cores busy meanwhile.

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "cuda/sm90/scale_prepass.hpp"
 #include "mxgemm/types.hpp"
 
 namespace mxgemm::sm90 {
@@ -18,11 +19,29 @@ struct Mxfp8GemmParams {
   int m, n, k;
   int scale_cols;     // ceil(K / 32)
   int tiles_m, tiles_n, k_stages;
-  ScaleSource sa, sb;
+  ChunkedScales sa, sb;
   const float* alpha;  // device
   void* d;
   std::int64_t ldd;    // elements
   DType d_dtype;
+};
+
+// The weight-streaming kernel for small M (stream_gemm_kernel.cuh): D = alpha * X W^T with
+// X the activation rows (already dequantized to bf16 in the permuted K order) and W the
+// MXFP8 weight (the API's operand b).
+struct StreamGemmParams {
+  int m, n, k;
+  int scale_cols;  // ceil(K / 32)
+  int tiles_n, k_stages;
+  std::int64_t units;  // tiles_n * k_stages
+  int ctas;
+  ChunkedScales sw;
+  const float* alpha;  // device
+  void* d;
+  std::int64_t ldd;  // elements
+  DType d_dtype;
+  float* partials;               // 2 * ctas slots of kBlockN * kMPad fp32
+  unsigned int* tile_counters;   // tiles_n, zero between launches
 };
 
 }  // namespace mxgemm::sm90

@@ -4,17 +4,16 @@
 #include <cuda_runtime_api.h>
 
 #include "core/check.hpp"
+#include "core/kernel_override.hpp"
 #include "cuda/common/tensor_map.hpp"
+#include "cuda/common/workspace.hpp"
 #include "cuda/sm90/mxfp8_gemm_kernel.cuh"
+#include "cuda/sm90/stream_gemm_sm90.hpp"
 #include "mxgemm/layout.hpp"
 
 namespace mxgemm::sm90 {
 namespace {
 
-ScaleSource scale_source(const ConstMxOperand& op) {
-  return {static_cast<const std::uint8_t*>(op.scales.data), op.scales.row_stride,
-          op.layout == ScaleLayout::Swizzled128x4};
-}
 
 template <DType kA, DType kB>
 void launch(const CUtensorMap& tma_a, const CUtensorMap& tma_b, const Mxfp8GemmParams& p,
@@ -40,6 +39,12 @@ void launch(const CUtensorMap& tma_a, const CUtensorMap& tma_b, const Mxfp8GemmP
 
 void launch_mxfp8_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
                        const MatrixView& d, cudaStream_t stream) {
+  const detail::Sm90Kernel choice = detail::sm90_kernel();
+  if (choice == detail::Sm90Kernel::Streaming ||
+      (choice == detail::Sm90Kernel::Auto && a.data.rows <= kStreamAutoMaxM)) {
+    launch_stream_gemm(a, b, alpha, d, stream);
+    return;
+  }
   Mxfp8GemmParams p{};
   p.m = static_cast<int>(a.data.rows);
   p.n = static_cast<int>(b.data.rows);
@@ -48,8 +53,11 @@ void launch_mxfp8_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const f
   p.tiles_m = static_cast<int>(ceil_div(p.m, Cfg::kBlockM));
   p.tiles_n = static_cast<int>(ceil_div(p.n, Cfg::kBlockN));
   p.k_stages = static_cast<int>(ceil_div(p.k, Cfg::kBlockK));
-  p.sa = scale_source(a);
-  p.sb = scale_source(b);
+  // Scale chunks of A and B, rewritten into the workspace when not usable in place.
+  const std::size_t ws_a = scale_chunks_workspace(a), ws_b = scale_chunks_workspace(b);
+  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(ws_a + ws_b));
+  p.sa = scale_chunks(a, ws, stream);
+  p.sb = scale_chunks(b, ws + ws_a, stream);
   p.alpha = alpha;
   p.d = d.data;
   p.ldd = d.row_stride;

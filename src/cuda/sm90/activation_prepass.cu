@@ -1,0 +1,67 @@
+// One thread per (row, 32-block) of the activation: 32 fp8 codes and their scale in, 64 bytes
+// of bf16 out in the permuted order. The activation of a small-M GEMM is a few hundred KB at
+// most, so this is a short launch ahead of the streaming kernel.
+#include "cuda/sm90/activation_prepass.hpp"
+
+#include "core/check.hpp"
+#include "cuda/sm90/mainloop.cuh"
+#include "mxgemm/layout.hpp"
+
+namespace mxgemm::sm90 {
+namespace {
+
+constexpr int kThreads = 128;
+
+struct PrepassParams {
+  const std::uint8_t* a;
+  std::int64_t a_stride;  // bytes
+  ScaleSource sa;
+  int m, k, blocks;
+  std::uint16_t* out;
+  std::int64_t out_stride;  // elements
+};
+
+template <DType kElem>
+__global__ void __launch_bounds__(kThreads) activation_prepass_kernel(const PrepassParams p) {
+  const std::int64_t idx = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  if (idx >= static_cast<std::int64_t>(p.m) * p.blocks) return;
+  const int row = static_cast<int>(idx / p.blocks), blk = static_cast<int>(idx % p.blocks);
+  // Rows start 16-byte aligned (validated for TMA); K is a multiple of 16, so a block is
+  // either whole or its first 16 bytes (the rest reads as zero codes).
+  const std::uint8_t* src = p.a + row * p.a_stride + blk * 32;
+  const bool whole = blk * 32 + 32 <= p.k;
+  const uint4 lo = __ldg(reinterpret_cast<const uint4*>(src));
+  const uint4 hi = whole ? __ldg(reinterpret_cast<const uint4*>(src + 16)) : make_uint4(0, 0, 0, 0);
+  const std::uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  const ScaleRow scale_row(p.sa, row, p.m, p.blocks);
+  uint4 out[4];
+  dequant_block_permuted<kElem>(w, cuda::e8m0_to_float(scale_row.load(blk)), out);
+  uint4* dst = reinterpret_cast<uint4*>(p.out + row * p.out_stride + blk * 32);
+#pragma unroll
+  for (int t = 0; t < 4; ++t) dst[t] = out[t];
+}
+
+}  // namespace
+
+void launch_activation_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
+                               cudaStream_t stream) {
+  PrepassParams p{};
+  p.a = static_cast<const std::uint8_t*>(a.data.data);
+  p.a_stride = a.data.row_stride;
+  p.sa = {static_cast<const std::uint8_t*>(a.scales.data), a.scales.row_stride,
+          a.layout == ScaleLayout::Swizzled128x4};
+  p.m = static_cast<int>(a.data.rows);
+  p.k = static_cast<int>(a.data.cols);
+  p.blocks = static_cast<int>(scale_cols(p.k));
+  p.out = out;
+  p.out_stride = out_stride;
+  const std::int64_t work = static_cast<std::int64_t>(p.m) * p.blocks;
+  const unsigned grid = static_cast<unsigned>(ceil_div(work, kThreads));
+  if (a.data.dtype == DType::E4M3)
+    activation_prepass_kernel<DType::E4M3><<<grid, kThreads, 0, stream>>>(p);
+  else
+    activation_prepass_kernel<DType::E5M2><<<grid, kThreads, 0, stream>>>(p);
+  MXGEMM_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace mxgemm::sm90

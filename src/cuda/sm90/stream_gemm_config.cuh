@@ -1,0 +1,53 @@
+// Tile, pipeline and work-split constants of the sm_90a weight-streaming MXFP8 GEMM for small
+// M (stream_gemm_kernel.cuh; docs/small-m-kernel.md explains the choices).
+#pragma once
+
+#include "cuda/sm90/mainloop.cuh"
+
+namespace mxgemm::sm90 {
+
+template <int kMPad_>
+struct StreamGemmConfig {
+  // Activation rows per CTA, padded: the N of the m64nNk16 wgmma (D^T = W x X^T).
+  static constexpr int kMPad = kMPad_;
+  // Each math warpgroup works through one stage as a chain (wait for its wgmmas, dequantize,
+  // issue the next), so a CTA needs several of them to keep HBM busy; narrow activations
+  // leave the registers for four, the wide ones for two.
+  static constexpr int kMathWarpgroups = kMPad <= 32 ? 4 : 2;
+  static constexpr int kBlockN = 64 * kMathWarpgroups;  // weight rows per CTA
+  static constexpr int kScaleChunks = kBlockN / 128;    // 128-row scale chunks per stage
+  static constexpr int kMathThreads = 128 * kMathWarpgroups;
+  static constexpr int kThreads = 128 + kMathThreads;  // producer warpgroup + math
+  static constexpr int kStageBytesW = kBlockN * kStageK;  // fp8 weight rows
+  static constexpr int kStageBytesX = kMPad * kStageK * 2;  // bf16 activation rows
+  static constexpr int kStageBytes = kStageBytesW + kStageBytesX;
+  // As deep as shared memory allows, up to 8: each SM keeps 64 KB or more of weights in
+  // flight, which HBM needs to stream at full rate.
+  static constexpr int kStages = (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
+  // Same reason as the tiled kernel: wgmma's fp32 accumulation drifts over long K, so each
+  // pair of stages is summed in a fresh accumulator and added into the result exactly.
+  static constexpr int kStagesPerPromotion = 2;
+  static constexpr int kAccRegs = kMPad / 2;
+  static constexpr int kProducerRegs = 40;
+  static constexpr int kMathRegs = kMathWarpgroups == 4 ? 104 : 232;
+  // setmaxnreg only moves registers within what the CTA was launched with: the compile-time
+  // per-thread cap (65536 / kThreads, in multiples of 8) times kThreads. Asking for more
+  // blocks the math warps forever (4 warpgroups at 112 registers did).
+  static constexpr int kLaunchRegs = (65536 / kThreads) / 8 * 8;
+  static constexpr int kRegisterBudget = kProducerRegs * 128 + kMathRegs * kMathThreads;
+  // Stages, their scale chunks, and 1024 bytes each for barriers and swizzle alignment.
+  static constexpr int kSmemBytes = kStages * (kStageBytes + kScaleChunks * 512) + 1024 + 1024;
+
+  static_assert(kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128,
+                "activation rows are padded to a generated wgmma width (16, 32, 64, 128)");
+  static_assert(kBlockN % 128 == 0 && kBlockN <= 256, "whole scale chunks; one TMA box of rows");
+  static_assert(kStageBytesX % 1024 == 0 && kStageBytesW % 1024 == 0,
+                "every stage buffer must start on a 1024-byte swizzle boundary");
+  static_assert(kStages >= 4, "too few stages to hide HBM latency");
+  static_assert(kSmemBytes <= 227 * 1024, "shared memory budget of an sm_90 CTA exceeded");
+  static_assert(kRegisterBudget <= kLaunchRegs * kThreads,
+                "setmaxnreg budget exceeds the registers the CTA is launched with");
+  static_assert(kProducerRegs % 8 == 0 && kMathRegs % 8 == 0, "setmaxnreg takes multiples of 8");
+};
+
+}  // namespace mxgemm::sm90

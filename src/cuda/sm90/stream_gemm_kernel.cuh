@@ -1,0 +1,241 @@
+// sm_90a weight-streaming MXFP8 GEMM for small M (decode and small batches).
+//
+// For a few activation rows the GEMM is a stream over the weight W (the API's operand b,
+// N x K fp8). The kernel computes D^T = W x X^T so that the weight is wgmma's register-A
+// operand, dequantized exactly in registers as in the tiled kernel (mainloop.cuh), and the
+// activation X (M rows, dequantized to bf16 in the permuted K order beforehand by
+// activation_prepass.cu) is the shared-memory B operand of an m64nMk16 wgmma, M padded to
+// kMPad. Every weight byte is read from HBM once.
+//
+// Warp roles (one CTA per SM):
+//   warpgroup 0    TMA producer: one thread streams 128 x 64 fp8 weight tiles, their scale
+//                  chunks and the matching kMPad x 64 bf16 activation tile into kStages
+//                  stages.
+//   warpgroups 1.. math (4 for kMPad <= 32, else 2), 64 weight rows each: fragment
+//                  dequantization, wgmma, promotion.
+//
+// Work split: stream-K over (weight tile, K stage) pairs (stream_schedule.hpp). A CTA that
+// covers a whole tile stores it; partial tiles go to a workspace slot, and the last CTA to
+// finish a tile (counted with one atomic per tile) adds the partials in CTA order, so the
+// result is the same whichever CTA finishes last.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "cuda/common/ptx.cuh"
+#include "cuda/common/wgmma_bf16.cuh"
+#include "cuda/sm90/mainloop.cuh"
+#include "cuda/sm90/mxfp8_gemm_params.hpp"
+#include "cuda/sm90/stream_gemm_config.cuh"
+#include "cuda/sm90/stream_schedule.hpp"
+
+namespace mxgemm::sm90 {
+
+template <int kMPad>
+struct alignas(1024) StreamGemmSmem {
+  using Cfg = StreamGemmConfig<kMPad>;
+  std::uint8_t w[Cfg::kStages][Cfg::kStageBytesW];  // fp8, 64B-swizzled by TMA
+  std::uint8_t x[Cfg::kStages][Cfg::kStageBytesX];  // bf16, 128B-swizzled by TMA, K-major
+  std::uint8_t scales[Cfg::kStages][Cfg::kScaleChunks * kScaleChunkBytes];  // (mainloop.cuh)
+  std::uint64_t full[Cfg::kStages];   // TMA -> math: stage landed
+  std::uint64_t empty[Cfg::kStages];  // math -> TMA: the stage's wgmmas have completed
+  int last_arrival;                   // fixup: this CTA sums the tile's partials
+};
+
+// Writes one warp's 16 weight rows x kMPad activation rows of D^T into D (M x N, row-major),
+// alpha applied, masked to M x N.
+template <typename T, int kAcc>
+__device__ __forceinline__ void store_transposed(const StreamGemmParams& p, const float (&acc)[kAcc],
+                                                 float alpha, int n0, int lane) {
+  T* d = static_cast<T*>(p.d);
+  const int q = lane & 3;
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const int n = n0 + (lane >> 2) + 8 * half;
+    if (n >= p.n) continue;
+#pragma unroll
+    for (int j = 0; j < kAcc / 4; ++j) {
+      const int m = 8 * j + 2 * q;
+      if (m < p.m) d[static_cast<std::int64_t>(m) * p.ldd + n] = convert_out<T>(alpha * acc[4 * j + 2 * half]);
+      if (m + 1 < p.m)
+        d[static_cast<std::int64_t>(m + 1) * p.ldd + n] = convert_out<T>(alpha * acc[4 * j + 2 * half + 1]);
+    }
+  }
+}
+
+template <int kAcc>
+__device__ __forceinline__ void store_tile_transposed(const StreamGemmParams& p, const float (&acc)[kAcc],
+                                                      float alpha, int n0, int lane) {
+  switch (p.d_dtype) {
+    case DType::FP32: store_transposed<float>(p, acc, alpha, n0, lane); break;
+    case DType::BF16: store_transposed<__nv_bfloat16>(p, acc, alpha, n0, lane); break;
+    default: store_transposed<__half>(p, acc, alpha, n0, lane); break;
+  }
+}
+
+template <int kMPad, DType kElemW>
+__global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
+    stream_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_w,
+                            const __grid_constant__ CUtensorMap tma_x,
+                            const __grid_constant__ StreamGemmParams p) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using Cfg = StreamGemmConfig<kMPad>;
+  using Mma = ptx::WgmmaBf16Rs<kMPad>;
+  static_assert(Mma::kAccRegs == Cfg::kAccRegs, "accumulator size mismatch");
+  static_assert(sizeof(StreamGemmSmem<kMPad>) + 1023 <= Cfg::kSmemBytes,
+                "the smem layout plus alignment slack must fit the dynamic allocation");
+  extern __shared__ std::uint8_t smem_raw[];
+  auto& smem = *reinterpret_cast<StreamGemmSmem<kMPad>*>(
+      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
+  const int lane = threadIdx.x & 31;
+  const StreamSchedule sched{p.units, p.ctas, p.k_stages};
+  const std::int64_t u_begin = sched.begin(blockIdx.x), u_end = sched.begin(blockIdx.x + 1);
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Cfg::kStages; ++s) {
+      ptx::mbarrier_init(&smem.full[s], 1);
+      ptx::mbarrier_init(&smem.empty[s], Cfg::kMathThreads / 32);  // math warps
+    }
+    ptx::fence_barrier_init();
+  }
+  __syncthreads();
+
+  if (threadIdx.x < 128) {
+    // ---- TMA producer ------------------------------------------------------------------
+    ptx::setmaxnreg_dec<Cfg::kProducerRegs>();
+    if (threadIdx.x == 0) {
+      ptx::prefetch_tensor_map(&tma_w);
+      ptx::prefetch_tensor_map(&tma_x);
+      ptx::prefetch_tensor_map(&p.sw.map);
+      RingIndex<Cfg::kStages> st;
+      for (std::int64_t u = u_begin; u < u_end; ++u, st.advance()) {
+        const int tile = static_cast<int>(u / p.k_stages), ks = static_cast<int>(u % p.k_stages);
+        ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
+        ptx::mbarrier_arrive_expect_tx(&smem.full[st.index],
+                                       Cfg::kStageBytes + Cfg::kScaleChunks * kScaleChunkBytes);
+        for (int c = 0; c < Cfg::kScaleChunks; ++c)
+          ptx::tma_load_2d(smem.scales[st.index] + c * kScaleChunkBytes, &p.sw.map, &smem.full[st.index], 0,
+                           scale_chunk_row(tile * Cfg::kScaleChunks + c, p.sw.col_tiles, ks));
+        ptx::tma_load_2d(smem.w[st.index], &tma_w, &smem.full[st.index], ks * kStageK,
+                         tile * Cfg::kBlockN);
+        ptx::tma_load_2d(smem.x[st.index], &tma_x, &smem.full[st.index], ks * kStageK * 2, 0);
+      }
+    }
+    return;
+  }
+
+  // ---- math warpgroups ------------------------------------------------------------------
+  ptx::setmaxnreg_inc<Cfg::kMathRegs>();
+  const int math_tid = threadIdx.x - 128;
+  const int warp_row0 = (math_tid / 32) * 16;  // this warp's 16 weight rows in the tile
+  const int w_row = warp_row0 + (lane >> 2);   // fragment rows w_row, w_row + 8
+  const int q = lane & 3;
+  const float alpha = __ldg(p.alpha);
+
+  RingIndex<Cfg::kStages> st;
+  float result[Cfg::kAccRegs];   // fp32 sum of the promoted partials
+  float partial[Cfg::kAccRegs];  // wgmma accumulator of the current promotion group
+  std::uint32_t frag[kK16PerStage][4];
+
+  // The previous stage's wgmmas are complete: its weight and activation may be overwritten.
+  auto release_previous_stage = [&] {
+    ptx::fence_proxy_async_smem();  // generic reads of the weight before the next TMA write
+    __syncwarp();
+    if (lane == 0) ptx::mbarrier_arrive(&smem.empty[st.behind(1)]);
+  };
+  auto promote = [&] {
+#pragma unroll
+    for (int i = 0; i < Cfg::kAccRegs; ++i) {
+      ptx::fence_operand(partial[i]);
+      result[i] += partial[i];
+    }
+  };
+
+  for (std::int64_t u = u_begin; u < u_end;) {
+    const int tile = static_cast<int>(u / p.k_stages);
+    const int ks0 = static_cast<int>(u % p.k_stages);
+    const int ks_end = static_cast<int>(
+        u_end - u < p.k_stages - ks0 ? ks0 + (u_end - u) : p.k_stages);
+    const int n_tile0 = tile * Cfg::kBlockN;
+#pragma unroll
+    for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
+
+    for (int ks = ks0; ks < ks_end; ++ks) {
+      const int i = ks - ks0;
+      ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+      float sw[2][2];
+      fragment_scales(smem.scales[st.index] + (w_row / 128) * kScaleChunkBytes, w_row % 128, ks,
+                      p.scale_cols, sw);
+      // The fragment registers of in-flight wgmmas must not be rewritten (ptxas would
+      // serialize every wgmma): finish the previous stage first, then free it.
+      if (i > 0) {
+        ptx::wgmma_wait<0>();
+        if (i % Cfg::kStagesPerPromotion == 0) promote();
+        release_previous_stage();
+      }
+      load_fragment<kElemW>(smem.w[st.index], w_row, q, sw, frag);
+
+      const bool fresh = i % Cfg::kStagesPerPromotion == 0;
+      const std::uint32_t x_base = ptx::smem_addr(smem.x[st.index]);
+#pragma unroll
+      for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
+      ptx::wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kK16PerStage; ++kk)
+        Mma::mma(partial, frag[kk], ptx::smem_desc_k_major_sw128(x_base + kk * 32),
+                 (fresh && kk == 0) ? 0u : 1u);
+      ptx::wgmma_commit();
+#pragma unroll
+      for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
+      st.advance();
+    }
+    ptx::wgmma_wait<0>();
+    promote();
+    release_previous_stage();
+    u += ks_end - ks0;
+
+    const int n0 = n_tile0 + warp_row0;
+    if (ks0 == 0 && ks_end == p.k_stages) {  // the whole tile is this CTA's
+      store_tile_transposed(p, result, alpha, n0, lane);
+      continue;
+    }
+
+    // ---- fixup of a partial tile ----------------------------------------------------------
+    const int slot_size = Cfg::kBlockN * kMPad;
+    float* mine = p.partials + static_cast<std::int64_t>(sched.partial_slot(blockIdx.x, tile)) * slot_size;
+#pragma unroll
+    for (int r = 0; r < Cfg::kAccRegs; ++r) __stcg(mine + r * Cfg::kMathThreads + math_tid, result[r]);
+    __threadfence();  // the partial is visible device-wide before the count says so
+    ptx::named_barrier_sync(1, Cfg::kMathThreads);
+    const int c_lo = sched.first_cta(tile), c_hi = sched.last_cta(tile);
+    if (math_tid == 0) {
+      const unsigned int before = atomicAdd(&p.tile_counters[tile], 1u);
+      const bool last = before == static_cast<unsigned int>(c_hi - c_lo);
+      if (last) p.tile_counters[tile] = 0;  // ready for the next launch
+      smem.last_arrival = last;
+    }
+    ptx::named_barrier_sync(1, Cfg::kMathThreads);
+    if (!smem.last_arrival) continue;
+    __threadfence();
+    float (&sum)[Cfg::kAccRegs] = partial;  // free after the last promotion
+#pragma unroll
+    for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] = 0.0f;
+    for (int c = c_lo; c <= c_hi; ++c) {
+      const float* part = p.partials + static_cast<std::int64_t>(sched.partial_slot(c, tile)) * slot_size;
+#pragma unroll
+      for (int r = 0; r < Cfg::kAccRegs; ++r)
+        sum[r] += c == static_cast<int>(blockIdx.x) ? result[r] : __ldcg(part + r * Cfg::kMathThreads + math_tid);
+    }
+    store_tile_transposed(p, sum, alpha, n0, lane);
+  }
+#else
+  // Built for another architecture: the launcher only dispatches here on sm_90a.
+  if (threadIdx.x == 0) __trap();
+#endif
+}
+
+}  // namespace mxgemm::sm90

@@ -1,0 +1,44 @@
+// The launch of one padded width of the streaming kernel, included by stream_gemm_m*.cu
+// (one instantiation each, so that the builds run in parallel).
+#pragma once
+
+#include "core/check.hpp"
+#include "cuda/sm90/stream_gemm_kernel.cuh"
+#include "cuda/sm90/stream_gemm_sm90.hpp"
+
+namespace mxgemm::sm90 {
+
+template <int kMPad, DType kElemW>
+void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x,
+                            const StreamGemmParams& p, cudaStream_t stream) {
+  using Cfg = StreamGemmConfig<kMPad>;
+  auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW>;
+  // Once per process and instantiation: raise the dynamic shared-memory limit.
+  static const bool configured = [&] {
+    MXGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           Cfg::kSmemBytes));
+    // The warp roles' setmaxnreg budget must fit what ptxas gave the kernel, or the math
+    // warps would wait for registers forever: refuse instead of hanging.
+    cudaFuncAttributes attr{};
+    MXGEMM_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+    if (attr.numRegs * Cfg::kThreads < Cfg::kRegisterBudget)
+      detail::fail<CudaError>("mxfp8_scaled_mm", "streaming kernel registers",
+                              detail::concat(">= ", Cfg::kRegisterBudget, " per CTA"),
+                              attr.numRegs * Cfg::kThreads);
+    return true;
+  }();
+  (void)configured;
+  kernel<<<p.ctas, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(tma_w, tma_x, p);
+  MXGEMM_CUDA_CHECK(cudaGetLastError());
+}
+
+template <int kMPad>
+void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x,
+                          const StreamGemmParams& p, DType w_dtype, cudaStream_t stream) {
+  if (w_dtype == DType::E4M3)
+    launch_stream_instance<kMPad, DType::E4M3>(tma_w, tma_x, p, stream);
+  else
+    launch_stream_instance<kMPad, DType::E5M2>(tma_w, tma_x, p, stream);
+}
+
+}  // namespace mxgemm::sm90

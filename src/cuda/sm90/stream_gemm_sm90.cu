@@ -1,0 +1,77 @@
+// Launcher of the weight-streaming GEMM: activation pre-pass into the workspace, tensor maps,
+// stream-K schedule, and the kernel instance for the padded M.
+#include "cuda/sm90/stream_gemm_sm90.hpp"
+
+#include "core/check.hpp"
+#include "cuda/common/tensor_map.hpp"
+#include "cuda/common/workspace.hpp"
+#include "cuda/sm90/activation_prepass.hpp"
+#include "cuda/sm90/scale_prepass.hpp"
+#include "cuda/sm90/stream_gemm_config.cuh"
+#include "cuda/sm90/stream_schedule.hpp"
+#include "mxgemm/layout.hpp"
+
+namespace mxgemm::sm90 {
+namespace {
+
+constexpr std::int64_t round_up(std::int64_t x, std::int64_t to) { return ceil_div(x, to) * to; }
+
+template <int kMPad>
+void launch_padded(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
+                   const MatrixView& d, cudaStream_t stream) {
+  using Cfg = StreamGemmConfig<kMPad>;
+  StreamGemmParams p{};
+  p.m = static_cast<int>(a.data.rows);
+  p.n = static_cast<int>(b.data.rows);
+  p.k = static_cast<int>(a.data.cols);
+  p.scale_cols = static_cast<int>(scale_cols(p.k));
+  p.tiles_n = static_cast<int>(ceil_div(p.n, Cfg::kBlockN));
+  p.k_stages = static_cast<int>(ceil_div(p.k, kStageK));
+  int device = 0, sms = 0;
+  MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const StreamSchedule sched = StreamSchedule::make(p.tiles_n, p.k_stages, sms);
+  p.units = sched.units;
+  p.ctas = sched.ctas;
+  p.alpha = alpha;
+  p.d = d.data;
+  p.ldd = d.row_stride;
+  p.d_dtype = d.dtype;
+
+  // Workspace: the bf16 activation (M x Kp, 1 KB aligned), 2 partial slots per CTA, and the
+  // weight's scale chunks when they are not usable in place.
+  const std::int64_t kp = static_cast<std::int64_t>(p.scale_cols) * 32;
+  const std::int64_t x_bytes = round_up(p.m * kp * 2, 1024);
+  const std::int64_t partial_bytes = std::int64_t{2} * p.ctas * Cfg::kBlockN * kMPad * 4;
+  const std::int64_t scale_bytes = static_cast<std::int64_t>(scale_chunks_workspace(b));
+  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(x_bytes + partial_bytes + scale_bytes));
+  auto* x = reinterpret_cast<std::uint16_t*>(ws);
+  p.partials = reinterpret_cast<float*>(ws + x_bytes);
+  p.sw = scale_chunks(b, ws + x_bytes + partial_bytes, stream);
+  p.tile_counters = cuda::device_zeroed_counters(p.tiles_n, stream);
+
+  launch_activation_prepass(a, x, kp, stream);
+
+  const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(
+      b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, kStageK,
+      CU_TENSOR_MAP_SWIZZLE_64B);
+  const CUtensorMap tma_x = cuda::make_tensor_map_2d_u8(x, p.m, kp * 2, kp * 2, kMPad, kStageK * 2,
+                                                        CU_TENSOR_MAP_SWIZZLE_128B);
+  launch_stream_kernel<kMPad>(tma_w, tma_x, p, b.data.dtype, stream);
+}
+
+}  // namespace
+
+void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
+                        const MatrixView& d, cudaStream_t stream) {
+  const std::int64_t m = a.data.rows;
+  if (m > kStreamMaxM)
+    detail::fail<UnsupportedError>("mxfp8_scaled_mm", "M (a.data.rows)",
+                                   detail::concat("<= ", kStreamMaxM, " for the streaming kernel"), m);
+  if (m <= 16) launch_padded<16>(a, b, alpha, d, stream);
+  else if (m <= 32) launch_padded<32>(a, b, alpha, d, stream);
+  else if (m <= 64) launch_padded<64>(a, b, alpha, d, stream);
+  else launch_padded<128>(a, b, alpha, d, stream);
+}
+
+}  // namespace mxgemm::sm90

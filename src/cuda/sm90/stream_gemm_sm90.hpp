@@ -1,0 +1,28 @@
+// Host entry of the sm_90a weight-streaming MXFP8 GEMM for small M. Arguments are already
+// validated.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include "cuda/sm90/mxfp8_gemm_params.hpp"
+#include "mxgemm/types.hpp"
+
+namespace mxgemm::sm90 {
+
+// Activation rows the streaming kernel takes at most (the widest wgmma it is built for).
+constexpr int kStreamMaxM = 128;
+// Up to this many rows of A mxfp8_scaled_mm picks the streaming kernel by itself
+// (docs/small-m-kernel.md has the measurement behind the crossover).
+constexpr int kStreamAutoMaxM = 128;
+
+// D = alpha * A x B^T with A.rows <= kStreamMaxM.
+void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
+                        const MatrixView& d, cudaStream_t stream);
+
+// One instantiation per padded width, each in its own translation unit (stream_gemm_m*.cu).
+template <int kMPad>
+void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x,
+                          const StreamGemmParams& p, DType w_dtype, cudaStream_t stream);
+
+}  // namespace mxgemm::sm90

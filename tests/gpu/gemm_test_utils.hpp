@@ -1,0 +1,170 @@
+// Shared by the GPU GEMM tests: runs on poisoned, guarded outputs and the comparison with
+// the exact CPU reference.
+//
+// Tolerance. The kernel dequantizes exactly (e4m3/e5m2 x 2^k fits bf16), multiplies in the
+// tensor core exactly (bf16 x bf16 fits fp32) and adds the K products in fp32. Summing K terms
+// in fp32 in any order errs by at most (K-1) * 2^-24 * sum_k |a_k b_k| (the standard
+// gamma_{K-1} bound); alpha and the final rounding add at most one unit in the last place of
+// the output type. So every element must satisfy
+//     |gpu - exact| <= ulp_out(exact) + K * 2^-24 * sum_k |a_k b_k|,
+// where sum_k |a_k b_k| is the reference run on |A|, |B|. FP32 outputs must also have a
+// relative Frobenius error under 1e-5, and FP16/BF16 outputs must equal the correctly rounded
+// reference in at least 99% of the elements.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "common/mx_random.hpp"
+#include "core/kernel_override.hpp"
+#include "gpu/gpu_test_utils.hpp"
+#include "mxgemm/mxgemm.hpp"
+
+namespace mxgemm::testing {
+
+// A host operand copied to the device (data and scales in guarded buffers).
+struct DeviceMxOperand {
+  GuardedDeviceBuffer data, scales;
+  ConstMxOperand view;
+  explicit DeviceMxOperand(const HostMxOperand& h)
+      : data(h.data.size()), scales(h.scales.size()), view(h.view(Memory::Device)) {
+    data.upload(h.data.data());
+    scales.upload(h.scales.data());
+    view.data.data = data.data();
+    view.scales.data = scales.data();
+  }
+};
+
+// Every byte of the poisoned output elements; no kernel writes an all-0xFF element
+// (0xFFFF / 0xFFFFFFFF are NaNs with every payload bit set, not the canonical NaN).
+constexpr std::uint8_t kPoison = 0xFF;
+
+struct GpuResult {
+  HostOutput out;
+  bool unsupported = false;  // the backend refused the case (UnsupportedError)
+  bool guards_intact = false;
+  bool gap_untouched = false;
+  std::int64_t unwritten = 0;
+};
+
+// Runs the GPU GEMM once on poisoned output; alpha lives in device memory.
+inline GpuResult run_gpu(const HostMxOperand& a, const HostMxOperand& b, DType out, float alpha,
+                         std::int64_t d_pad = 0,
+                         detail::Sm90Kernel kernel = detail::Sm90Kernel::Auto) {
+  DeviceMxOperand da(a), db(b);
+  GpuResult r{HostOutput(out, a.rows, b.rows, d_pad)};
+  const int size = dtype_size(out);
+  for (std::int64_t i = 0; i < r.out.rows; ++i)
+    std::memset(r.out.bytes.data() + i * r.out.stride * size, kPoison, r.out.cols * size);
+  GuardedDeviceBuffer dd(r.out.bytes.size()), dalpha(sizeof(float));
+  dd.upload(r.out.bytes.data());
+  dalpha.upload(&alpha);
+  MatrixView dv = r.out.view(Memory::Device);
+  dv.data = dd.data();
+  try {
+    const detail::ScopedSm90Kernel forced(kernel);
+    mxfp8_scaled_mm(da.view, db.view, static_cast<const float*>(dalpha.data()), dv);
+  } catch (const UnsupportedError& e) {
+    // Only the sm_100 path narrows the contract (E4M3, swizzled scales, 16-bit output,
+    // N % 8 == 0); on Hopper every valid case must run.
+    EXPECT_NE(gemm_backend().name.find("sm100"), std::string::npos) << e.what();
+    r.unsupported = true;
+    return r;
+  }
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  r.out.bytes = dd.download();
+  r.guards_intact = dd.guards_intact() && da.data.guards_intact() && db.data.guards_intact();
+  r.gap_untouched = r.out.gap_untouched();
+  for (std::int64_t i = 0; i < r.out.rows; ++i)
+    for (std::int64_t j = 0; j < r.out.cols; ++j) {
+      const std::uint8_t* e = r.out.bytes.data() + (i * r.out.stride + j) * size;
+      bool all = true;
+      for (int x = 0; x < size; ++x) all = all && e[x] == kPoison;
+      r.unwritten += all;
+    }
+  return r;
+}
+
+inline HostOutput run_reference(const HostMxOperand& a, const HostMxOperand& b, DType out, float alpha) {
+  HostOutput r(out, a.rows, b.rows);
+  mxfp8_scaled_mm_reference(a.view(), b.view(), alpha, r.view());
+  return r;
+}
+
+// The operand with every sign bit cleared: the reference on these gives sum |a_k b_k|.
+inline HostMxOperand absolute(HostMxOperand op) {
+  for (auto& c : op.data) c &= 0x7F;
+  return op;
+}
+
+inline double ulp_of(DType t, double v) {
+  const double a = std::fabs(v);
+  const int man = t == DType::FP32 ? 23 : (t == DType::BF16 ? 7 : 10);
+  const int min_exp = t == DType::FP16 ? -14 : -126;
+  int e = a > 0 ? std::ilogb(a) : min_exp;
+  if (e < min_exp) e = min_exp;
+  return std::ldexp(1.0, e - man);
+}
+
+// Compares a GPU result with the reference as the header comment explains.
+inline void expect_matches_reference(const HostMxOperand& a, const HostMxOperand& b, const GpuResult& g,
+                              float alpha, const std::string& what) {
+  const DType out = g.out.dtype;
+  SCOPED_TRACE(what);
+  if (g.unsupported) return;  // refused with UnsupportedError by this backend (checked above)
+  EXPECT_TRUE(g.guards_intact) << "something was written outside the buffers";
+  EXPECT_TRUE(g.gap_untouched) << "the gap between output rows was written";
+  EXPECT_EQ(g.unwritten, 0) << "output elements left unwritten";
+  const HostOutput ref = run_reference(a, b, out, alpha);
+  const HostOutput exact = run_reference(a, b, DType::FP32, alpha);
+  const HostOutput abs_sum = run_reference(absolute(a), absolute(b), DType::FP32, std::fabs(alpha));
+  const double k_term = static_cast<double>(a.k) * std::ldexp(1.0, -24);
+  double err2 = 0, ref2 = 0;
+  std::int64_t equal = 0, bad = 0, total = 0;
+  for (std::int64_t i = 0; i < g.out.rows; ++i) {
+    for (std::int64_t j = 0; j < g.out.cols; ++j) {
+      const double gv = g.out.at(i, j), rv = ref.at(i, j), ev = exact.at(i, j);
+      ++total;
+      if (std::isnan(rv) || std::isnan(gv)) {
+        if (std::isnan(rv) != std::isnan(gv) && bad++ < 5)
+          ADD_FAILURE() << "NaN mismatch at (" << i << "," << j << "): gpu " << gv << " ref " << rv;
+        equal += std::isnan(rv) && std::isnan(gv);
+        continue;
+      }
+      equal += gv == rv;
+      if (std::isinf(rv) || std::isinf(gv)) {
+        if (gv != rv && bad++ < 5)
+          ADD_FAILURE() << "Inf mismatch at (" << i << "," << j << "): gpu " << gv << " ref " << rv;
+        continue;
+      }
+      err2 += (gv - rv) * (gv - rv);
+      ref2 += rv * rv;
+      const double tol = ulp_of(out, ev) + k_term * abs_sum.at(i, j);
+      if (!(std::fabs(gv - ev) <= tol) && bad++ < 5)
+        ADD_FAILURE() << "element (" << i << "," << j << "): gpu " << gv << " exact " << ev
+                      << " |diff| " << std::fabs(gv - ev) << " > tol " << tol;
+    }
+  }
+  EXPECT_EQ(bad, 0) << bad << " elements out of tolerance";
+  if (out == DType::FP32) {
+    EXPECT_GT(ref2, 0.0) << "vacuous: reference is all zero";
+    EXPECT_LT(std::sqrt(err2 / ref2), 1e-5) << "relative Frobenius error";
+  } else {
+    EXPECT_GE(static_cast<double>(equal), 0.99 * static_cast<double>(total))
+        << equal << " of " << total << " elements equal the correctly rounded reference";
+  }
+}
+
+inline std::mt19937 fresh_rng() {
+  const unsigned seed = std::random_device{}();
+  std::printf("[ seed     ] %u\n", seed);
+  return std::mt19937(seed);
+}
+
+}  // namespace mxgemm::testing
