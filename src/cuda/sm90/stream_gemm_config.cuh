@@ -28,6 +28,8 @@ struct StreamGemmConfig {
   // pair of stages is summed in a fresh accumulator and added into the result exactly.
   static constexpr int kStagesPerPromotion = 2;
   static constexpr int kAccRegs = kMPad / 2;
+  // Partial tiles summed per L2 round trip in the stream-K fixup (registers permitting).
+  static constexpr int kFixupBatch = kAccRegs <= 8 ? 2 : 1;
   static constexpr int kProducerRegs = 40;
   static constexpr int kMathRegs = kMathWarpgroups == 4 ? 104 : 232;
   // setmaxnreg only moves registers within what the CTA was launched with: the compile-time

@@ -224,11 +224,34 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
     float (&sum)[Cfg::kAccRegs] = partial;  // free after the last promotion
 #pragma unroll
     for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] = 0.0f;
-    for (int c = c_lo; c <= c_hi; ++c) {
-      const float* part = p.partials + static_cast<std::int64_t>(sched.partial_slot(c, tile)) * slot_size;
+    // Partials are added in CTA order, so the sum does not depend on which CTA finished
+    // last; where registers allow, kFixupBatch CTAs' partials are read per L2 round trip.
+    if constexpr (Cfg::kFixupBatch == 1) {
+      for (int c = c_lo; c <= c_hi; ++c) {
+        const float* part = p.partials + static_cast<std::int64_t>(sched.partial_slot(c, tile)) * slot_size;
 #pragma unroll
-      for (int r = 0; r < Cfg::kAccRegs; ++r)
-        sum[r] += c == static_cast<int>(blockIdx.x) ? result[r] : __ldcg(part + r * Cfg::kMathThreads + math_tid);
+        for (int r = 0; r < Cfg::kAccRegs; ++r)
+          sum[r] += c == static_cast<int>(blockIdx.x) ? result[r] : __ldcg(part + r * Cfg::kMathThreads + math_tid);
+      }
+    } else {
+      for (int c0 = c_lo; c0 <= c_hi; c0 += Cfg::kFixupBatch) {
+        float v[Cfg::kFixupBatch][Cfg::kAccRegs];
+#pragma unroll
+        for (int b = 0; b < Cfg::kFixupBatch; ++b) {
+          const int c = c0 + b;
+          if (c > c_hi) continue;
+          const float* part = p.partials + static_cast<std::int64_t>(sched.partial_slot(c, tile)) * slot_size;
+#pragma unroll
+          for (int r = 0; r < Cfg::kAccRegs; ++r)
+            v[b][r] = c == static_cast<int>(blockIdx.x) ? result[r] : __ldcg(part + r * Cfg::kMathThreads + math_tid);
+        }
+#pragma unroll
+        for (int b = 0; b < Cfg::kFixupBatch; ++b) {
+          if (c0 + b > c_hi) continue;
+#pragma unroll
+          for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] += v[b][r];
+        }
+      }
     }
     store_tile_transposed(p, sum, alpha, n0, lane);
   }
