@@ -132,13 +132,14 @@ def test_tensors_on_another_device_than_the_current_one():
         if not mxgemm.gemm_backend()["available"]:
             pytest.skip("no mxgemm GEMM kernel on cuda:1")
     torch.cuda.set_device(0)
-    x = torch.randn((130, 64), device=dev1)
-    w = torch.randn((70, 64), device=dev1)
-    a, sa = ops.quantize_mxfp8(x)
-    b, sb = ops.quantize_mxfp8(w)
-    out = ops.mxfp8_scaled_mm(a, b, sa, sb, 1.0, torch.float32)
-    assert out.device == dev1 and torch.cuda.current_device() == 0
-    assert_gemm_close(out, a, b, sa, sb, 1.0, torch.float32, "swizzled")
+    for rows in (130, 16):  # the tiled and the streaming kernel (its workspace is per device)
+        x = torch.randn((rows, 64), device=dev1)
+        w = torch.randn((70, 64), device=dev1)
+        a, sa = ops.quantize_mxfp8(x)
+        b, sb = ops.quantize_mxfp8(w)
+        out = ops.mxfp8_scaled_mm(a, b, sa, sb, 1.0, torch.float32)
+        assert out.device == dev1 and torch.cuda.current_device() == 0
+        assert_gemm_close(out, a, b, sa, sb, 1.0, torch.float32, "swizzled")
 
 
 # ---- quantize / dequantize / layouts -----------------------------------------------------------
