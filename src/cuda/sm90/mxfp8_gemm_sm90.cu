@@ -5,6 +5,7 @@
 
 #include "core/check.hpp"
 #include "core/kernel_override.hpp"
+#include "cuda/common/once_per_device.hpp"
 #include "cuda/common/tensor_map.hpp"
 #include "cuda/common/workspace.hpp"
 #include "cuda/sm90/mxfp8_gemm_kernel.cuh"
@@ -19,13 +20,12 @@ template <DType kA, DType kB>
 void launch(const CUtensorMap& tma_a, const CUtensorMap& tma_b, const Mxfp8GemmParams& p,
             cudaStream_t stream) {
   auto* kernel = &mxfp8_gemm_sm90_kernel<kA, kB>;
-  // Once per process and instantiation: raise the dynamic shared-memory limit.
-  static const bool configured = [&] {
+  // Once per device and instantiation: raise the dynamic shared-memory limit.
+  static std::atomic<std::uint64_t> configured{0};
+  cuda::once_per_device(configured, [&] {
     MXGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            Cfg::kSmemBytes));
-    return true;
-  }();
-  (void)configured;
+  });
   int device = 0, sms = 0;
   MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
   MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));

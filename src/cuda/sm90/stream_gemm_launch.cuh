@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/check.hpp"
+#include "cuda/common/once_per_device.hpp"
 #include "cuda/sm90/stream_gemm_kernel.cuh"
 #include "cuda/sm90/stream_gemm_sm90.hpp"
 
@@ -13,8 +14,9 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x,
                             const StreamGemmParams& p, cudaStream_t stream) {
   using Cfg = StreamGemmConfig<kMPad>;
   auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW>;
-  // Once per process and instantiation: raise the dynamic shared-memory limit.
-  static const bool configured = [&] {
+  // Once per device and instantiation (the attribute is per device).
+  static std::atomic<std::uint64_t> configured{0};
+  cuda::once_per_device(configured, [&] {
     MXGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            Cfg::kSmemBytes));
     // The warp roles' setmaxnreg budget must fit what ptxas gave the kernel, or the math
@@ -25,9 +27,7 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x,
       detail::fail<CudaError>("mxfp8_scaled_mm", "streaming kernel registers",
                               detail::concat(">= ", Cfg::kRegisterBudget, " per CTA"),
                               attr.numRegs * Cfg::kThreads);
-    return true;
-  }();
-  (void)configured;
+  });
   kernel<<<p.ctas, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(tma_w, tma_x, p);
   MXGEMM_CUDA_CHECK(cudaGetLastError());
 }
