@@ -7,3 +7,4 @@
 #include "mxgemm/layout.hpp"
 #include "mxgemm/quantize.hpp"
 #include "mxgemm/types.hpp"
+#include "mxgemm/weight_only.hpp"

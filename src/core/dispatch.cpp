@@ -8,8 +8,10 @@
 #include "cuda/quantize/launch.hpp"
 #include "cuda/sm100/mxfp8_gemm_sm100.hpp"
 #include "cuda/sm90/mxfp8_gemm_sm90.hpp"
+#include "cuda/sm90/stream_gemm_sm90.hpp"
 #include "mxgemm/gemm.hpp"
 #include "mxgemm/quantize.hpp"
+#include "mxgemm/weight_only.hpp"
 
 namespace mxgemm {
 namespace detail {
@@ -110,6 +112,34 @@ void mxfp8_scaled_mm(const ConstMxOperand& a, const ConstMxOperand& b, const flo
       detail::validate_gemm_sm100_support(fn, a, b, d);
       sm100::launch_mxfp8_gemm(a, b, alpha, d, stream);
       return;
+    case detail::GemmBackend::None:
+      break;
+  }
+  detail::throw_no_backend(fn, choice.info);
+}
+
+void mxfp8_weight_only_mm(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
+                          const ConstMatrixView* bias, MatrixView d, cudaStream_t stream,
+                          bool skip_checks) {
+  constexpr const char* fn = "mxfp8_weight_only_mm";
+  const detail::DeviceQuery dev = detail::query_current_device();
+  detail::validate_weight_only(fn, a, w, alpha, /*alpha_is_value=*/false, bias, d,
+                               {Memory::Device, dev.present && !skip_checks});
+  const detail::BackendChoice choice = detail::select_gemm_backend(dev, detail::sm100_path_built());
+  switch (choice.backend) {
+    case detail::GemmBackend::Sm90:
+      if (a.dtype != DType::BF16)
+        detail::fail<UnsupportedError>(fn, "a.dtype",
+                                       "bf16 on sm_90 (the kernel multiplies in bf16, which would "
+                                       "round fp16 activations; mxfp8_weight_only_mm_reference "
+                                       "takes fp16)",
+                                       dtype_name(a.dtype));
+      sm90::launch_stream_weight_only(a, w, alpha, bias, d, stream);
+      return;
+    case detail::GemmBackend::Sm100:
+      throw UnsupportedError(detail::concat(fn, ": no GPU backend can run here: the weight-only "
+                                                "GEMM has no sm_100 kernel yet (",
+                                            choice.info.name, ")"));
     case detail::GemmBackend::None:
       break;
   }

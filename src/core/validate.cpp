@@ -121,44 +121,87 @@ void validate_mx_operand(const char* fn, const char* name, const ConstMxOperand&
   check_scales(fn, name, op, placement);
 }
 
+namespace {
+
+// TMA loads the rows of a GPU operand: 16-byte aligned base and row pitch.
+void check_tma_rows(const char* fn, const char* name, const ConstMatrixView& m) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(m.data);
+  if (addr % 16 != 0) fail(fn, name, "a 16-byte aligned address", concat("address ", hex_address(addr)));
+  if (m.row_stride % 16 != 0)
+    fail(fn, concat(name, ".row_stride"), "a multiple of 16 elements (16 bytes)", m.row_stride);
+}
+
+// K of the second operand (`b_name`: "b" or "w") against a's.
+void check_k(const char* fn, const char* b_name, std::int64_t m, std::int64_t k, std::int64_t n,
+             std::int64_t b_cols) {
+  if (b_cols != k)
+    fail(fn, concat(b_name, ".data.cols (K)"),
+         concat(k, " to match a (a is ", shape_str(m, k), ", ", b_name, " is N x K)"),
+         concat(b_cols, " (", b_name, " is ", shape_str(n, b_cols), ")"));
+  if (k % 16 != 0) fail(fn, "K (a.data.cols)", "a multiple of 16", k);
+}
+
+void check_output(const char* fn, const MatrixView& d, std::int64_t m, std::int64_t n,
+                  const char* from, Placement placement) {
+  check_dtype(fn, "d", d.dtype, {DType::BF16, DType::FP16, DType::FP32});
+  check_matrix(fn, "d", d, placement);
+  if (d.rows != m || d.cols != n)
+    fail(fn, "d shape", concat(shape_str(m, n), " (M x N from ", from, ")"), shape_str(d.rows, d.cols));
+}
+
+void check_alpha(const char* fn, const float* alpha, bool alpha_is_value, Placement placement) {
+  if (alpha_is_value) return;
+  if (alpha == nullptr) fail(fn, "alpha", "a non-null pointer to one fp32", "null");
+  if (reinterpret_cast<std::uintptr_t>(alpha) % alignof(float) != 0)
+    fail(fn, "alpha", "a 4-byte aligned address", "a misaligned address");
+  if (placement.query_driver) check_pointer_placement(fn, "alpha", alpha, placement.memory);
+}
+
+}  // namespace
+
 void validate_gemm(const char* fn, const ConstMxOperand& a, const ConstMxOperand& b,
                    const float* alpha, bool alpha_is_value, const MatrixView& d,
                    Placement placement) {
   validate_mx_operand(fn, "a", a, placement);
   validate_mx_operand(fn, "b", b, placement);
   const std::int64_t m = a.data.rows, n = b.data.rows, k = a.data.cols;
-  if (b.data.cols != k)
-    fail(fn, "b.data.cols (K)",
-         concat(k, " to match a (a is ", shape_str(m, k), ", b is N x K)"),
-         concat(b.data.cols, " (b is ", shape_str(n, b.data.cols), ")"));
-  if (k % 16 != 0) fail(fn, "K (a.data.cols)", "a multiple of 16", k);
+  check_k(fn, "b", m, k, n, b.data.cols);
   if (placement.memory == Memory::Device) {
-    // TMA loads rows of A and B: 16-byte aligned base and row pitch.
-    for (const auto* op : {&a, &b}) {
-      const char* nm = op == &a ? "a.data" : "b.data";
-      const auto addr = reinterpret_cast<std::uintptr_t>(op->data.data);
-      if (addr % 16 != 0)
-        fail(fn, nm, "a 16-byte aligned address", concat("address ", hex_address(addr)));
-      if (op->data.row_stride % 16 != 0)
-        fail(fn, concat(nm, ".row_stride"), "a multiple of 16 elements (16 bytes)",
-             op->data.row_stride);
-    }
+    check_tma_rows(fn, "a.data", a.data);
+    check_tma_rows(fn, "b.data", b.data);
   }
-  check_dtype(fn, "d", d.dtype, {DType::BF16, DType::FP16, DType::FP32});
-  check_matrix(fn, "d", d, placement);
-  if (d.rows != m || d.cols != n)
-    fail(fn, "d shape", concat(shape_str(m, n), " (M x N from a and b)"), shape_str(d.rows, d.cols));
-  if (!alpha_is_value) {
-    if (alpha == nullptr) fail(fn, "alpha", "a non-null pointer to one fp32", "null");
-    if (reinterpret_cast<std::uintptr_t>(alpha) % alignof(float) != 0)
-      fail(fn, "alpha", "a 4-byte aligned address", "a misaligned address");
-    if (placement.query_driver) check_pointer_placement(fn, "alpha", alpha, placement.memory);
-  }
+  check_output(fn, d, m, n, "a and b", placement);
+  check_alpha(fn, alpha, alpha_is_value, placement);
   for (const auto& [nm, in] : {std::pair<const char*, ConstMatrixView>{"a.data", a.data},
                                {"a.scales", a.scales},
                                {"b.data", b.data},
                                {"b.scales", b.scales}})
     check_no_overlap(fn, "d", d, nm, in);
+}
+
+void validate_weight_only(const char* fn, const ConstMatrixView& a, const ConstMxOperand& w,
+                          const float* alpha, bool alpha_is_value, const ConstMatrixView* bias,
+                          const MatrixView& d, Placement placement) {
+  check_dtype(fn, "a", a.dtype, {DType::BF16, DType::FP16});
+  check_matrix(fn, "a", a, placement);
+  validate_mx_operand(fn, "w", w, placement);
+  const std::int64_t m = a.rows, n = w.data.rows, k = a.cols;
+  check_k(fn, "w", m, k, n, w.data.cols);
+  if (placement.memory == Memory::Device) check_tma_rows(fn, "w.data", w.data);
+  check_output(fn, d, m, n, "a and w", placement);
+  check_alpha(fn, alpha, alpha_is_value, placement);
+  if (bias != nullptr) {
+    check_dtype(fn, "bias", bias->dtype, {DType::FP32, DType::BF16, DType::FP16});
+    check_matrix(fn, "bias", *bias, placement);
+    if (bias->rows != 1 || bias->cols != n)
+      fail(fn, "bias shape", concat(shape_str(1, n), " (one row of N from w)"),
+           shape_str(bias->rows, bias->cols));
+  }
+  for (const auto& [nm, in] : {std::pair<const char*, ConstMatrixView>{"a", a},
+                               {"w.data", w.data},
+                               {"w.scales", w.scales}})
+    check_no_overlap(fn, "d", d, nm, in);
+  if (bias != nullptr) check_no_overlap(fn, "d", d, "bias", *bias);
 }
 
 void validate_gemm_sm100_support(const char* fn, const ConstMxOperand& a, const ConstMxOperand& b,

@@ -28,6 +28,12 @@ void validate_gemm(const char* fn, const ConstMxOperand& a, const ConstMxOperand
 void validate_gemm_sm100_support(const char* fn, const ConstMxOperand& a, const ConstMxOperand& b,
                                  const MatrixView& d);
 
+// Weight-only GEMM (weight_only.hpp): a (M x K BF16/FP16), w (N x K MXFP8), optional bias
+// (1 x N FP32/BF16/FP16), d (M x N). `alpha` may be null only when alpha_is_value.
+void validate_weight_only(const char* fn, const ConstMatrixView& a, const ConstMxOperand& w,
+                          const float* alpha, bool alpha_is_value, const ConstMatrixView* bias,
+                          const MatrixView& d, Placement placement);
+
 // Quantize: x (R x K, FP32/BF16/FP16) -> q (R x K E4M3/E5M2 + E8M0 scales in q.layout).
 void validate_quantize(const char* fn, const ConstMatrixView& x, const ConstMxOperand& q,
                        Placement placement);

@@ -1,5 +1,6 @@
-// The exact CPU reference of mxfp8_scaled_mm: the oracle of every GPU test and the CPU
-// fallback of the CLI.
+// The exact CPU references of mxfp8_scaled_mm and mxfp8_weight_only_mm: the oracles of
+// every GPU test and the CPU fallback of the CLI. The two differ only in how rows of A are
+// read (MXFP8 decoded with its scales, or BF16/FP16 decoded) and in the optional bias.
 //
 // Every dequantized element (an fp8 value times a power of two) and every product of two
 // of them is exact in fp64, so the only rounding before the final one is the fp64
@@ -31,6 +32,7 @@
 #include "mxgemm/elements.hpp"
 #include "mxgemm/gemm.hpp"
 #include "mxgemm/layout.hpp"
+#include "mxgemm/weight_only.hpp"
 
 // Never fuse a*b+c into an FMA, even when the library is built with -mfma or
 // -march=native: a fused multiply-add rounds once instead of twice, which would make the
@@ -113,6 +115,21 @@ void pack_panel(const ConstMxOperand& op, int64_t r0, int width, double* panel) 
       for (int i = 0; i < valid; ++i) out[i] = values[rows[i][k]] * s[i];
       for (int i = valid; i < width; ++i) out[i] = 0.0;
     }
+  }
+}
+
+// The same panel from a BF16 or FP16 matrix (every such value is exact in fp64).
+void pack_panel_wide(const ConstMatrixView& a, int64_t r0, int width, double* panel) {
+  const int64_t k_total = a.cols;
+  const int valid = static_cast<int>(std::min<int64_t>(width, a.rows - r0));
+  const std::uint16_t* rows[kMaxPanelWidth];
+  for (int i = 0; i < valid; ++i)
+    rows[i] = static_cast<const std::uint16_t*>(a.data) + (r0 + i) * a.row_stride;
+  const bool bf16 = a.dtype == DType::BF16;
+  for (int64_t k = 0; k < k_total; ++k) {
+    double* out = panel + k * width;
+    for (int i = 0; i < valid; ++i) out[i] = bf16 ? decode_bf16(rows[i][k]) : decode_fp16(rows[i][k]);
+    for (int i = valid; i < width; ++i) out[i] = 0.0;
   }
 }
 
@@ -227,27 +244,44 @@ int thread_count(double work) {
 
 // ---- output --------------------------------------------------------------------------
 
-// Writes alpha * acc, rounded once to d's type, for an rows x cols block whose top-left
-// is (r0, c0) in d; acc has row stride ldc.
+// The bias row decoded to fp64 (empty: no bias).
+std::vector<double> decode_bias(const ConstMatrixView* bias) {
+  std::vector<double> v;
+  if (bias == nullptr) return v;
+  v.resize(static_cast<size_t>(bias->cols));
+  for (int64_t j = 0; j < bias->cols; ++j) {
+    switch (bias->dtype) {
+      case DType::FP32: v[j] = static_cast<const float*>(bias->data)[j]; break;
+      case DType::BF16: v[j] = decode_bf16(static_cast<const std::uint16_t*>(bias->data)[j]); break;
+      default: v[j] = decode_fp16(static_cast<const std::uint16_t*>(bias->data)[j]); break;
+    }
+  }
+  return v;
+}
+
+// Writes alpha * acc (+ bias), rounded once to d's type, for an rows x cols block whose
+// top-left is (r0, c0) in d; acc has row stride ldc; bias is empty or has N entries.
 void store_block(const double* acc, int64_t ldc, int64_t rows, int64_t cols, double alpha,
-                 const MatrixView& d, int64_t r0, int64_t c0) {
+                 const std::vector<double>& bias, const MatrixView& d, int64_t r0, int64_t c0) {
+  const double* b = bias.empty() ? nullptr : bias.data() + c0;
   for (int64_t i = 0; i < rows; ++i) {
     const double* src = acc + i * ldc;
     const int64_t offset = (r0 + i) * d.row_stride + c0;
+    auto value = [&](int64_t j) { return b != nullptr ? src[j] * alpha + b[j] : src[j] * alpha; };
     switch (d.dtype) {
       case DType::FP32: {
         float* dst = static_cast<float*>(d.data) + offset;
-        for (int64_t j = 0; j < cols; ++j) dst[j] = static_cast<float>(src[j] * alpha);
+        for (int64_t j = 0; j < cols; ++j) dst[j] = static_cast<float>(value(j));
         break;
       }
       case DType::BF16: {
         auto* dst = static_cast<std::uint16_t*>(d.data) + offset;
-        for (int64_t j = 0; j < cols; ++j) dst[j] = encode_bf16(src[j] * alpha);
+        for (int64_t j = 0; j < cols; ++j) dst[j] = encode_bf16(value(j));
         break;
       }
       default: {  // FP16; validation admits no other output type.
         auto* dst = static_cast<std::uint16_t*>(d.data) + offset;
-        for (int64_t j = 0; j < cols; ++j) dst[j] = encode_fp16(src[j] * alpha);
+        for (int64_t j = 0; j < cols; ++j) dst[j] = encode_fp16(value(j));
         break;
       }
     }
@@ -316,8 +350,11 @@ struct Workspace {
   std::vector<double> c_block;   // row_block_size x (panels_per_col_block * NR)
 };
 
-void run_task(const ConstMxOperand& a, const double* b_packed, double alpha, const MatrixView& d,
-              const Plan& p, int64_t task, Workspace& ws) {
+// pack_a(r0, width, panel) dequantizes rows [r0, r0 + width) of A into one panel.
+template <typename PackA>
+void run_task(const PackA& pack_a, const double* b_packed, double alpha,
+              const std::vector<double>& bias, const MatrixView& d, const Plan& p, int64_t task,
+              Workspace& ws) {
   const int mr = p.kernel.mr;
   const int nr = p.kernel.nr;
   const int64_t row0 = (task / p.col_blocks) * p.row_block_size;
@@ -328,7 +365,7 @@ void run_task(const ConstMxOperand& a, const double* b_packed, double alpha, con
   const int64_t ldc = b_panels * nr;
 
   for (int64_t i = 0; i < a_panels; ++i)
-    pack_panel(a, row0 + i * mr, mr, ws.a_panels.data() + i * mr * p.k);
+    pack_a(row0 + i * mr, mr, ws.a_panels.data() + i * mr * p.k);
   std::fill(ws.c_block.begin(), ws.c_block.begin() + a_panels * mr * ldc, 0.0);
 
   // K-blocks outermost so each C entry still sees its products in increasing k.
@@ -344,7 +381,27 @@ void run_task(const ConstMxOperand& a, const double* b_packed, double alpha, con
   }
 
   const int64_t col0 = panel0 * nr;
-  store_block(ws.c_block.data(), ldc, rows, std::min(ldc, p.n - col0), alpha, d, row0, col0);
+  store_block(ws.c_block.data(), ldc, rows, std::min(ldc, p.n - col0), alpha, bias, d, row0, col0);
+}
+
+// The whole reference GEMM: M rows of A through pack_a, B the MXFP8 operand (N x K).
+template <typename PackA>
+void reference_gemm(const PackA& pack_a, int64_t m, const ConstMxOperand& b, double alpha,
+                    const ConstMatrixView* bias, MatrixView d) {
+  const Plan p = make_plan(m, b.data.rows, b.data.cols);
+  const std::unique_ptr<double[]> b_packed = pack_b(b, p);
+  const std::vector<double> bias_values = decode_bias(bias);
+
+  const int64_t tasks = p.row_blocks * p.col_blocks;
+  std::atomic<int64_t> next{0};
+  run_workers(static_cast<int>(std::min<int64_t>(p.threads, tasks)), [&] {
+    Workspace ws;
+    ws.a_panels.resize(static_cast<size_t>(p.row_block_size * p.k));
+    ws.c_block.resize(
+        static_cast<size_t>(p.row_block_size * p.panels_per_col_block * p.kernel.nr));
+    for (int64_t task; (task = next.fetch_add(1)) < tasks;)
+      run_task(pack_a, b_packed.get(), alpha, bias_values, d, p, task, ws);
+  });
 }
 
 }  // namespace
@@ -357,21 +414,16 @@ void mxfp8_scaled_mm_reference(const ConstMxOperand& a, const ConstMxOperand& b,
                                MatrixView d) {
   detail::validate_gemm("mxfp8_scaled_mm_reference", a, b, nullptr, /*alpha_is_value=*/true, d,
                         {Memory::Host, false});
-  if (a.data.rows <= 0 || b.data.rows <= 0) return;  // nothing to write
+  reference_gemm([&](int64_t r0, int width, double* panel) { pack_panel(a, r0, width, panel); },
+                 a.data.rows, b, static_cast<double>(alpha), nullptr, d);
+}
 
-  const Plan p = make_plan(a.data.rows, b.data.rows, a.data.cols);
-  const std::unique_ptr<double[]> b_packed = pack_b(b, p);
-
-  const int64_t tasks = p.row_blocks * p.col_blocks;
-  std::atomic<int64_t> next{0};
-  run_workers(static_cast<int>(std::min<int64_t>(p.threads, tasks)), [&] {
-    Workspace ws;
-    ws.a_panels.resize(static_cast<size_t>(p.row_block_size * p.k));
-    ws.c_block.resize(
-        static_cast<size_t>(p.row_block_size * p.panels_per_col_block * p.kernel.nr));
-    for (int64_t task; (task = next.fetch_add(1)) < tasks;)
-      run_task(a, b_packed.get(), static_cast<double>(alpha), d, p, task, ws);
-  });
+void mxfp8_weight_only_mm_reference(const ConstMatrixView& a, const ConstMxOperand& w, float alpha,
+                                    const ConstMatrixView* bias, MatrixView d) {
+  detail::validate_weight_only("mxfp8_weight_only_mm_reference", a, w, nullptr,
+                               /*alpha_is_value=*/true, bias, d, {Memory::Host, false});
+  reference_gemm([&](int64_t r0, int width, double* panel) { pack_panel_wide(a, r0, width, panel); },
+                 a.rows, w, static_cast<double>(alpha), bias, d);
 }
 
 }  // namespace mxgemm

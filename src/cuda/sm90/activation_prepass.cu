@@ -41,7 +41,52 @@ __global__ void __launch_bounds__(kThreads) activation_prepass_kernel(const Prep
   for (int t = 0; t < 4; ++t) dst[t] = out[t];
 }
 
+// BF16 rows: the pairs of physical positions 8q + 4h + 2i + {0, 1} go to logical chunk
+// t = (h, i), slot q (the permutation of mainloop.cuh on 16-bit elements).
+struct WidePrepassParams {
+  const std::uint16_t* a;
+  std::int64_t a_stride;  // elements
+  int m, k, blocks;
+  std::uint16_t* out;
+  std::int64_t out_stride;  // elements
+};
+
+__global__ void __launch_bounds__(kThreads) wide_prepass_kernel(const WidePrepassParams p) {
+  const std::int64_t idx = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  if (idx >= static_cast<std::int64_t>(p.m) * p.blocks) return;
+  const int row = static_cast<int>(idx / p.blocks), blk = static_cast<int>(idx % p.blocks);
+  const std::uint16_t* src = p.a + row * p.a_stride + blk * 32;
+  const int valid = p.k - blk * 32 < 32 ? p.k - blk * 32 : 32;  // 16 or 32 (K % 16 == 0)
+  std::uint32_t pairs[16];
+#pragma unroll
+  for (int w = 0; w < 16; ++w)
+    pairs[w] = 2 * w < valid ? (static_cast<std::uint32_t>(src[2 * w]) |
+                                (static_cast<std::uint32_t>(src[2 * w + 1]) << 16))
+                             : 0u;
+  uint4* dst = reinterpret_cast<uint4*>(p.out + row * p.out_stride + blk * 32);
+#pragma unroll
+  for (int t = 0; t < 4; ++t) {
+    const int h = t >> 1, i = t & 1;
+    dst[t] = make_uint4(pairs[2 * h + i], pairs[4 + 2 * h + i], pairs[8 + 2 * h + i], pairs[12 + 2 * h + i]);
+  }
+}
+
 }  // namespace
+
+void launch_activation_prepass(const ConstMatrixView& a, std::uint16_t* out, std::int64_t out_stride,
+                               cudaStream_t stream) {
+  WidePrepassParams p{};
+  p.a = static_cast<const std::uint16_t*>(a.data);
+  p.a_stride = a.row_stride;
+  p.m = static_cast<int>(a.rows);
+  p.k = static_cast<int>(a.cols);
+  p.blocks = static_cast<int>(scale_cols(p.k));
+  p.out = out;
+  p.out_stride = out_stride;
+  const std::int64_t work = static_cast<std::int64_t>(p.m) * p.blocks;
+  wide_prepass_kernel<<<static_cast<unsigned>(ceil_div(work, kThreads)), kThreads, 0, stream>>>(p);
+  MXGEMM_CUDA_CHECK(cudaGetLastError());
+}
 
 void launch_activation_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
                                cudaStream_t stream) {

@@ -40,6 +40,8 @@ struct StreamGemmParams {
   void* d;
   std::int64_t ldd;  // elements
   DType d_dtype;
+  const void* bias;  // null, or N values of bias_dtype added to every row (weight-only)
+  DType bias_dtype;
   float* partials;               // 2 * ctas slots of kBlockN * kMPad fp32
   unsigned int* tile_counters;   // tiles_n, zero between launches
 };

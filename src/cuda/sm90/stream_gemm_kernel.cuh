@@ -46,8 +46,16 @@ struct alignas(1024) StreamGemmSmem {
   int last_arrival;                   // fixup: this CTA sums the tile's partials
 };
 
+__device__ __forceinline__ float bias_at(const StreamGemmParams& p, int n) {
+  switch (p.bias_dtype) {
+    case DType::FP32: return static_cast<const float*>(p.bias)[n];
+    case DType::BF16: return __bfloat162float(static_cast<const __nv_bfloat16*>(p.bias)[n]);
+    default: return __half2float(static_cast<const __half*>(p.bias)[n]);
+  }
+}
+
 // Writes one warp's 16 weight rows x kMPad activation rows of D^T into D (M x N, row-major),
-// alpha applied, masked to M x N.
+// alpha (and the bias, in one fused rounding) applied, masked to M x N.
 template <typename T, int kAcc>
 __device__ __forceinline__ void store_transposed(const StreamGemmParams& p, const float (&acc)[kAcc],
                                                  float alpha, int n0, int lane) {
@@ -57,12 +65,15 @@ __device__ __forceinline__ void store_transposed(const StreamGemmParams& p, cons
   for (int half = 0; half < 2; ++half) {
     const int n = n0 + (lane >> 2) + 8 * half;
     if (n >= p.n) continue;
+    const bool has_bias = p.bias != nullptr;
+    const float b = has_bias ? bias_at(p, n) : 0.0f;
+    auto value = [&](float v) { return has_bias ? fmaf(alpha, v, b) : alpha * v; };
 #pragma unroll
     for (int j = 0; j < kAcc / 4; ++j) {
       const int m = 8 * j + 2 * q;
-      if (m < p.m) d[static_cast<std::int64_t>(m) * p.ldd + n] = convert_out<T>(alpha * acc[4 * j + 2 * half]);
+      if (m < p.m) d[static_cast<std::int64_t>(m) * p.ldd + n] = convert_out<T>(value(acc[4 * j + 2 * half]));
       if (m + 1 < p.m)
-        d[static_cast<std::int64_t>(m + 1) * p.ldd + n] = convert_out<T>(alpha * acc[4 * j + 2 * half + 1]);
+        d[static_cast<std::int64_t>(m + 1) * p.ldd + n] = convert_out<T>(value(acc[4 * j + 2 * half + 1]));
     }
   }
 }

@@ -16,14 +16,24 @@ namespace {
 
 constexpr std::int64_t round_up(std::int64_t x, std::int64_t to) { return ceil_div(x, to) * to; }
 
-template <int kMPad>
-void launch_padded(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
-                   const MatrixView& d, cudaStream_t stream) {
+// The output rows and activation of one launch, and the optional bias.
+struct StreamLaunch {
+  int m;                 // activation rows (<= kStreamMaxM)
+  const float* alpha;
+  const void* bias;      // null or N values
+  DType bias_dtype;
+  MatrixView d;          // m x N
+};
+
+// prepass(x, kp) writes the launch's m activation rows as permuted bf16 into x (row stride kp).
+template <int kMPad, typename Prepass>
+void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass,
+                   cudaStream_t stream) {
   using Cfg = StreamGemmConfig<kMPad>;
   StreamGemmParams p{};
-  p.m = static_cast<int>(a.data.rows);
+  p.m = l.m;
   p.n = static_cast<int>(b.data.rows);
-  p.k = static_cast<int>(a.data.cols);
+  p.k = static_cast<int>(b.data.cols);
   p.scale_cols = static_cast<int>(scale_cols(p.k));
   p.tiles_n = static_cast<int>(ceil_div(p.n, Cfg::kBlockN));
   p.k_stages = static_cast<int>(ceil_div(p.k, kStageK));
@@ -33,10 +43,12 @@ void launch_padded(const ConstMxOperand& a, const ConstMxOperand& b, const float
   const StreamSchedule sched = StreamSchedule::make(p.tiles_n, p.k_stages, sms);
   p.units = sched.units;
   p.ctas = sched.ctas;
-  p.alpha = alpha;
-  p.d = d.data;
-  p.ldd = d.row_stride;
-  p.d_dtype = d.dtype;
+  p.alpha = l.alpha;
+  p.d = l.d.data;
+  p.ldd = l.d.row_stride;
+  p.d_dtype = l.d.dtype;
+  p.bias = l.bias;
+  p.bias_dtype = l.bias_dtype;
 
   // Workspace: the bf16 activation (M x Kp, 1 KB aligned), 2 partial slots per CTA, and the
   // weight's scale chunks when they are not usable in place.
@@ -50,7 +62,7 @@ void launch_padded(const ConstMxOperand& a, const ConstMxOperand& b, const float
   p.sw = scale_chunks(b, ws + x_bytes + partial_bytes, stream);
   p.tile_counters = cuda::device_zeroed_counters(p.tiles_n, stream);
 
-  launch_activation_prepass(a, x, kp, stream);
+  prepass(x, kp);
 
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(
       b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, kStageK,
@@ -58,6 +70,15 @@ void launch_padded(const ConstMxOperand& a, const ConstMxOperand& b, const float
   const CUtensorMap tma_x = cuda::make_tensor_map_2d_u8(x, p.m, kp * 2, kp * 2, kMPad, kStageK * 2,
                                                         CU_TENSOR_MAP_SWIZZLE_128B);
   launch_stream_kernel<kMPad>(tma_w, tma_x, p, b.data.dtype, stream);
+}
+
+template <typename Prepass>
+void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass,
+                 cudaStream_t stream) {
+  if (l.m <= 16) launch_padded<16>(l, b, prepass, stream);
+  else if (l.m <= 32) launch_padded<32>(l, b, prepass, stream);
+  else if (l.m <= 64) launch_padded<64>(l, b, prepass, stream);
+  else launch_padded<128>(l, b, prepass, stream);
 }
 
 }  // namespace
@@ -68,10 +89,28 @@ void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const 
   if (m > kStreamMaxM)
     detail::fail<UnsupportedError>("mxfp8_scaled_mm", "M (a.data.rows)",
                                    detail::concat("<= ", kStreamMaxM, " for the streaming kernel"), m);
-  if (m <= 16) launch_padded<16>(a, b, alpha, d, stream);
-  else if (m <= 32) launch_padded<32>(a, b, alpha, d, stream);
-  else if (m <= 64) launch_padded<64>(a, b, alpha, d, stream);
-  else launch_padded<128>(a, b, alpha, d, stream);
+  const StreamLaunch l{static_cast<int>(m), alpha, nullptr, DType::FP32, d};
+  launch_rows(l, b, [&](std::uint16_t* x, std::int64_t kp) { launch_activation_prepass(a, x, kp, stream); },
+              stream);
+}
+
+void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
+                               const ConstMatrixView* bias, const MatrixView& d, cudaStream_t stream) {
+  // kStreamMaxM activation rows per pass; the weight is streamed once per pass.
+  for (std::int64_t m0 = 0; m0 < a.rows; m0 += kStreamMaxM) {
+    const std::int64_t rows = a.rows - m0 < kStreamMaxM ? a.rows - m0 : kStreamMaxM;
+    ConstMatrixView a_part = a;
+    a_part.data = static_cast<const std::uint16_t*>(a.data) + m0 * a.row_stride;
+    a_part.rows = rows;
+    MatrixView d_part = d;
+    d_part.data = static_cast<std::uint8_t*>(d.data) + m0 * d.row_stride * dtype_size(d.dtype);
+    d_part.rows = rows;
+    const StreamLaunch l{static_cast<int>(rows), alpha, bias != nullptr ? bias->data : nullptr,
+                         bias != nullptr ? bias->dtype : DType::FP32, d_part};
+    launch_rows(l, w,
+                [&](std::uint16_t* x, std::int64_t kp) { launch_activation_prepass(a_part, x, kp, stream); },
+                stream);
+  }
 }
 
 }  // namespace mxgemm::sm90

@@ -20,6 +20,11 @@ constexpr int kStreamAutoMaxM = 128;
 void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
                         const MatrixView& d, cudaStream_t stream);
 
+// D = alpha * A x dequant(W)^T (+ bias) with A BF16 (validated), any M: the streaming
+// kernel in passes of kStreamMaxM activation rows.
+void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
+                               const ConstMatrixView* bias, const MatrixView& d, cudaStream_t stream);
+
 // One instantiation per padded width, each in its own translation unit (stream_gemm_m*.cu).
 template <int kMPad>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x,
