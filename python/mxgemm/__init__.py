@@ -1,13 +1,15 @@
 """mxgemm: exact MXFP8 (OCP MX) block-scaled GEMM.
 
 Torch-free, on numpy arrays (imported with the package):
-    mxfp8_scaled_mm_reference, quantize_mxfp8_reference, dequantize_mxfp8_reference,
+    mxfp8_scaled_mm_reference, mxfp8_weight_only_mm_reference, quantize_mxfp8_reference,
+    dequantize_mxfp8_reference,
     to_swizzled, to_linear, scale_shape, gemm_backend, bf16_to_float32, float32_to_bf16
     and the exceptions DtypeError (TypeError), ArgumentError (ValueError),
     UnsupportedError and CudaError (RuntimeError).
 
 PyTorch operators (torch is imported on first use of one of these names):
-    mxfp8_scaled_mm, quantize_mxfp8, dequantize_mxfp8 (mxgemm.ops), MXLinear (mxgemm.nn).
+    mxfp8_scaled_mm, mxfp8_weight_only_mm, quantize_mxfp8, dequantize_mxfp8 (mxgemm.ops),
+    MXLinear (mxgemm.nn).
 """
 
 from importlib import import_module as _import_module
@@ -21,6 +23,7 @@ from ._core import (
     dequantize_mxfp8_reference,
     gemm_backend,
     mxfp8_scaled_mm_reference,
+    mxfp8_weight_only_mm_reference,
     quantize_mxfp8_reference,
     scale_shape,
     to_linear,
@@ -39,6 +42,7 @@ _LAZY = {
     "ops": None,
     "nn": None,
     "mxfp8_scaled_mm": "ops",
+    "mxfp8_weight_only_mm": "ops",
     "quantize_mxfp8": "ops",
     "dequantize_mxfp8": "ops",
     "MXLinear": "nn",
@@ -54,6 +58,7 @@ __all__ = [
     "float32_to_bf16",
     "gemm_backend",
     "mxfp8_scaled_mm_reference",
+    "mxfp8_weight_only_mm_reference",
     "quantize_mxfp8_reference",
     "scale_shape",
     "to_linear",

@@ -1,12 +1,13 @@
 """MXLinear: a linear layer with an MXFP8 weight (importing this module imports torch).
 
-Status: written against torch 2.11 and not yet run on a GPU (see README).
+Status: the MXFP8 x MXFP8 mode is tested on an H200 with torch 2.11; the weight-only mode
+and from_mxfp8 are written and checked without a GPU only (see README).
 """
 
 import torch
 
 from ._shapes import scale_shape
-from .ops import mxfp8_scaled_mm, quantize_mxfp8
+from .ops import mxfp8_scaled_mm, mxfp8_weight_only_mm, quantize_mxfp8
 
 __all__ = ["MXLinear"]
 
@@ -24,8 +25,9 @@ class MXLinear(torch.nn.Module):
 
     def __init__(self, in_features, out_features, bias=True, *, device=None,
                  out_dtype=torch.bfloat16, elem_dtype=torch.float8_e4m3fn, rounding="floor",
-                 layout="swizzled"):
+                 layout="swizzled", weight_only=False):
         super().__init__()
+        self.weight_only = weight_only
         self.in_features = in_features
         self.out_features = out_features
         self.out_dtype = out_dtype
@@ -43,17 +45,47 @@ class MXLinear(torch.nn.Module):
 
     @classmethod
     def from_linear(cls, linear, *, out_dtype=None, elem_dtype=torch.float8_e4m3fn,
-                    rounding="floor", layout="swizzled"):
+                    rounding="floor", layout="swizzled", weight_only=False):
         """An MXLinear holding `linear`'s weight (a CUDA tensor) quantized with quantize_mxfp8.
         out_dtype defaults to the weight's dtype."""
         weight = linear.weight.detach()
         module = cls(linear.in_features, linear.out_features, bias=linear.bias is not None,
                      device=weight.device, out_dtype=out_dtype or weight.dtype,
-                     elem_dtype=elem_dtype, rounding=rounding, layout=layout)
+                     elem_dtype=elem_dtype, rounding=rounding, layout=layout,
+                     weight_only=weight_only)
         data, scales = quantize_mxfp8(weight.contiguous(), elem_dtype, rounding, layout)
         module.weight_data, module.weight_scales = data.view(torch.uint8), scales.view(torch.uint8)
         if linear.bias is not None:
             module.bias = linear.bias.detach().to(torch.float32).clone()
+        return module
+
+    @classmethod
+    def from_mxfp8(cls, weight_data, weight_scales, bias=None, *, layout="swizzled",
+                   out_dtype=torch.bfloat16, weight_only=True):
+        """An MXLinear over an already quantized weight, as an MXFP8 checkpoint stores it:
+        weight_data (out_features, in_features) float8_e4m3fn / float8_e5m2 (uint8: e4m3
+        codes), weight_scales E8M0 (float8_e8m0fnu or uint8) in `layout`, bias None or
+        (out_features,). No round trip through bf16; the tensors are copied to contiguous
+        uint8 buffers on their device."""
+        if weight_data.dim() != 2:
+            raise ValueError(f"MXLinear.from_mxfp8: weight_data: expected a 2-D tensor, got "
+                             f"shape {tuple(weight_data.shape)}")
+        elem = weight_data.dtype if weight_data.dtype != torch.uint8 else torch.float8_e4m3fn
+        if elem not in (torch.float8_e4m3fn, torch.float8_e5m2):
+            raise TypeError(f"MXLinear.from_mxfp8: weight_data.dtype: expected torch.float8_e4m3fn, "
+                            f"torch.float8_e5m2 or torch.uint8, got {weight_data.dtype}")
+        out_features, in_features = weight_data.shape
+        want = tuple(scale_shape(out_features, in_features, layout))
+        if tuple(weight_scales.shape) != want:
+            raise ValueError(f"MXLinear.from_mxfp8: weight_scales: expected shape {want} for "
+                             f"{layout} scales of a {out_features}x{in_features} weight, got "
+                             f"{tuple(weight_scales.shape)}")
+        module = cls(in_features, out_features, bias=bias is not None, device=weight_data.device,
+                     out_dtype=out_dtype, elem_dtype=elem, layout=layout, weight_only=weight_only)
+        module.weight_data = weight_data.detach().contiguous().view(torch.uint8).clone()
+        module.weight_scales = weight_scales.detach().contiguous().view(torch.uint8).clone()
+        if bias is not None:
+            module.bias = bias.detach().to(device=weight_data.device, dtype=torch.float32).clone()
         return module
 
     def forward(self, x):
@@ -61,6 +93,13 @@ class MXLinear(torch.nn.Module):
             raise ValueError(f"MXLinear: x: expected a last dimension of {self.in_features}, "
                              f"got shape {tuple(x.shape)}")
         lead = x.shape[:-1]
+        if self.weight_only:
+            x2 = x.reshape(-1, self.in_features).to(torch.bfloat16).contiguous()
+            bias = None if self.bias is None else self.bias.float()
+            y = mxfp8_weight_only_mm(x2, self.weight_data.view(self.elem_dtype),
+                                     self.weight_scales.view(torch.float8_e8m0fnu),
+                                     self._alpha.float(), bias, self.out_dtype, self.layout)
+            return y.reshape(*lead, self.out_features)
         xq, xs = quantize_mxfp8(x.reshape(-1, self.in_features).contiguous(), self.elem_dtype,
                                 self.rounding, self.layout)
         gemm_dtype = self.out_dtype if self.bias is None else torch.float32
@@ -75,4 +114,5 @@ class MXLinear(torch.nn.Module):
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}, elem_dtype={self.elem_dtype}, "
-                f"out_dtype={self.out_dtype}, rounding={self.rounding}, layout={self.layout}")
+                f"out_dtype={self.out_dtype}, rounding={self.rounding}, layout={self.layout}, "
+                f"weight_only={self.weight_only}")

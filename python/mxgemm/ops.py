@@ -1,6 +1,7 @@
 """PyTorch operators over mxgemm's GPU entry points (importing this module imports torch).
 
     mxfp8_scaled_mm(a, b, scales_a, scales_b, alpha=1.0, out_dtype=torch.bfloat16, layout="swizzled")
+    mxfp8_weight_only_mm(a, w, scales_w, alpha=1.0, bias=None, out_dtype=torch.bfloat16, layout="swizzled")
     quantize_mxfp8(x, elem_dtype=torch.float8_e4m3fn, rounding="floor", layout="swizzled")
     dequantize_mxfp8(data, scales, out_dtype=torch.bfloat16, layout="swizzled")
 
@@ -12,8 +13,11 @@ taken as e4m3 codes); scales: torch.float8_e8m0fnu or uint8. Inference only: no 
 Also, on torch tensors: to_swizzled / to_linear (scale layout conversion, in torch ops, on
 any device) and mxfp8_scaled_mm_reference (the exact CPU reference; returns a CPU tensor).
 
-Status: written against torch 2.11 and not yet run on a GPU (see README).
+Status: tested on an H200 with torch 2.11, except mxfp8_weight_only_mm, which is written
+and checked without a GPU only (see README).
 """
+
+from typing import Optional
 
 import numpy as np
 import torch
@@ -25,6 +29,7 @@ __all__ = [
     "dequantize_mxfp8",
     "mxfp8_scaled_mm",
     "mxfp8_scaled_mm_reference",
+    "mxfp8_weight_only_mm",
     "quantize_mxfp8",
     "to_linear",
     "to_swizzled",
@@ -130,6 +135,71 @@ def mxfp8_scaled_mm(a, b, scales_a, scales_b, alpha=1.0, out_dtype=torch.bfloat1
     if not isinstance(alpha, torch.Tensor) and isinstance(a, torch.Tensor):
         alpha = torch.full((), float(alpha), dtype=torch.float32, device=a.device)
     return torch.ops.mxgemm.mxfp8_scaled_mm(a, b, scales_a, scales_b, alpha, out_dtype, layout)
+
+
+# ---- weight-only GEMM ------------------------------------------------------------------------
+
+_ACT = {torch.bfloat16: "bf16", torch.float16: "fp16"}
+
+
+def _check_weight_only(a, w, scales_w, alpha, bias, out_dtype, layout):
+    fn = "mxfp8_weight_only_mm"
+    _check(fn, "a", a, _ACT)
+    dev = a.device
+    _check(fn, "w", w, _ELEM, dev)
+    _check(fn, "scales_w", scales_w, _SCALE, dev)
+    if not isinstance(alpha, torch.Tensor) or alpha.dtype != torch.float32 or alpha.numel() != 1:
+        got = (f"a {alpha.dtype} tensor of shape {tuple(alpha.shape)}"
+               if isinstance(alpha, torch.Tensor) else type(alpha).__name__)
+        raise TypeError(f"{fn}: alpha: expected a Python float or a one-element torch.float32 "
+                        f"tensor, got {got}")
+    if alpha.device != dev:
+        raise ValueError(f"{fn}: alpha: expected a tensor on {dev} (the kernel reads it there), "
+                         f"got {alpha.device}")
+    if bias is not None:
+        if not isinstance(bias, torch.Tensor) or bias.dtype not in _FLOAT:
+            raise TypeError(f"{fn}: bias: expected None or a torch.Tensor of {_names(_FLOAT)}, "
+                            f"got {getattr(bias, 'dtype', type(bias).__name__)}")
+        if bias.dim() != 1 or bias.shape[0] != w.shape[0]:
+            raise ValueError(f"{fn}: bias: expected shape ({w.shape[0]},) (one value per row of "
+                             f"w), got {tuple(bias.shape)}")
+        if bias.device != dev or not bias.is_contiguous():
+            raise ValueError(f"{fn}: bias: expected a contiguous tensor on {dev}, got "
+                             f"{bias.device}, strides {bias.stride()}")
+    _check_choice(fn, "out_dtype", out_dtype, _FLOAT, TypeError)
+    _check_choice(fn, "layout", layout, ("swizzled", "linear"))
+
+
+@torch.library.custom_op("mxgemm::mxfp8_weight_only_mm", mutates_args=())
+def _mxfp8_weight_only_mm(a: torch.Tensor, w: torch.Tensor, scales_w: torch.Tensor,
+                          alpha: torch.Tensor, bias: Optional[torch.Tensor], out_dtype: torch.dtype,
+                          layout: str) -> torch.Tensor:
+    _check_weight_only(a, w, scales_w, alpha, bias, out_dtype, layout)
+    out = torch.empty((a.shape[0], w.shape[0]), dtype=out_dtype, device=a.device)
+    if out.numel() == 0:
+        return out
+    b = None if bias is None else (bias.data_ptr(), 1, bias.shape[0], bias.shape[0], _FLOAT[bias.dtype])
+    with torch.cuda.device(a.device):
+        _core.mxfp8_weight_only_mm_ptr(
+            _view(a, _ACT[a.dtype]), _view(w, _ELEM[w.dtype]), _view(scales_w, "e8m0"),
+            alpha.data_ptr(), b, _view(out, _FLOAT[out_dtype]), layout, _stream(a.device))
+    return out
+
+
+@_mxfp8_weight_only_mm.register_fake
+def _(a, w, scales_w, alpha, bias, out_dtype, layout):
+    _check_weight_only(a, w, scales_w, alpha, bias, out_dtype, layout)
+    return a.new_empty((a.shape[0], w.shape[0]), dtype=out_dtype)
+
+
+def mxfp8_weight_only_mm(a, w, scales_w, alpha=1.0, bias=None, out_dtype=torch.bfloat16,
+                         layout="swizzled"):
+    """D = alpha * a @ dequant(w).T (+ bias) on the GPU: bf16 activations (fp16 is refused on
+    Hopper), an MXFP8 weight w (N, K) with E8M0 scales_w in `layout`, bias None or (N,)
+    (fp32/bf16/fp16), added in the same rounding as alpha. Returns a new (M, N) tensor."""
+    if not isinstance(alpha, torch.Tensor) and isinstance(a, torch.Tensor):
+        alpha = torch.full((), float(alpha), dtype=torch.float32, device=a.device)
+    return torch.ops.mxgemm.mxfp8_weight_only_mm(a, w, scales_w, alpha, bias, out_dtype, layout)
 
 
 # ---- quantize / dequantize -------------------------------------------------------------------

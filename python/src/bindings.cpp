@@ -10,10 +10,12 @@
 //   (RuntimeErrors)
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -171,6 +173,38 @@ NumpyArray mxfp8_scaled_mm_reference(const HostArray& a, const HostArray& b,
   return d.array();
 }
 
+// a (M, K) float16 or uint16 (bf16 bits); w/scales_w the MXFP8 weight; bias None or an (N,)
+// float32 / float16 / uint16 (bf16) array.
+NumpyArray mxfp8_weight_only_mm_reference(const HostArray& a, const HostArray& w,
+                                          const HostArray& scales_w, float alpha,
+                                          const std::string& out_dtype, const std::string& w_dtype,
+                                          const std::string& layout,
+                                          const std::optional<HostArray>& bias) {
+  constexpr const char* fn = "mxfp8_weight_only_mm_reference";
+  DType a_type = DType::BF16;
+  if (a.dtype() == storage_dtype(DType::FP16)) a_type = DType::FP16;
+  else if (a.dtype() != storage_dtype(DType::BF16))
+    fail<DtypeError>(fn, "a", "a float16 or uint16 (bf16 bits) array", numpy_name(a.dtype()));
+  const ConstMatrixView av = host_view(fn, "a", a, a_type);
+  const ConstMxOperand wop(host_view(fn, "w", w, parse_dtype(fn, "w_dtype", w_dtype)),
+                           host_view(fn, "scales_w", scales_w, DType::E8M0), parse_layout(fn, layout));
+  ConstMatrixView bv;
+  if (bias) {
+    if (bias->ndim() != 1) fail(fn, "bias", "a 1-D array of N values", concat(bias->ndim(), "-D"));
+    const DType bt = infer_float_dtype(fn, "bias", *bias);
+    if (bias->shape(0) > 1 && bias->stride(0) != 1)
+      fail(fn, "bias", "a contiguous array (element stride 1)", bias->stride(0));
+    const auto n = static_cast<std::int64_t>(bias->shape(0));
+    bv = ConstMatrixView(bias->data(), 1, n, n, bt, Memory::Host);
+  }
+  const NewArray d = new_host_array(av.rows, wop.data.rows, parse_dtype(fn, "out_dtype", out_dtype));
+  {
+    nb::gil_scoped_release release;
+    mxgemm::mxfp8_weight_only_mm_reference(av, wop, alpha, bias ? &bv : nullptr, d.view);
+  }
+  return d.array();
+}
+
 std::tuple<NumpyArray, NumpyArray> quantize_mxfp8_reference(const HostArray& x,
                                                             const std::string& elem,
                                                             const std::string& rounding,
@@ -267,6 +301,22 @@ void mxfp8_scaled_mm_ptr(const DeviceMatrix& a, const DeviceMatrix& b, const Dev
                           skip_checks);
 }
 
+void mxfp8_weight_only_mm_ptr(const DeviceMatrix& a, const DeviceMatrix& w,
+                              const DeviceMatrix& scales_w, std::uintptr_t alpha,
+                              const std::optional<DeviceMatrix>& bias, const DeviceMatrix& d,
+                              const std::string& layout, std::uintptr_t stream, bool skip_checks) {
+  constexpr const char* fn = "mxfp8_weight_only_mm";
+  const ConstMatrixView av = device_view(fn, "a", a);
+  const ConstMxOperand wop(device_view(fn, "w", w), device_view(fn, "scales_w", scales_w),
+                           parse_layout(fn, layout));
+  ConstMatrixView bv;
+  if (bias) bv = device_view(fn, "bias", *bias);
+  const MatrixView dv = device_view(fn, "d", d);
+  nb::gil_scoped_release release;
+  mxgemm::mxfp8_weight_only_mm(av, wop, reinterpret_cast<const float*>(alpha), bias ? &bv : nullptr, dv,
+                               as_stream(stream), skip_checks);
+}
+
 void quantize_mxfp8_ptr(const DeviceMatrix& x, const DeviceMatrix& data, const DeviceMatrix& scales,
                         const std::string& rounding, const std::string& layout,
                         std::uintptr_t stream) {
@@ -309,6 +359,13 @@ NB_MODULE(_core, m) {
         "a: (M, K) uint8 codes of a_dtype; b: (N, K) uint8 codes of b_dtype; scales_a/b: uint8\n"
         "E8M0 bytes in `layout` ('swizzled' or 'linear'); out_dtype 'bf16' (returned as uint16\n"
         "bits), 'fp16' (float16) or 'fp32' (float32). Returns a new (M, N) array.");
+  m.def("mxfp8_weight_only_mm_reference", &mxfp8_weight_only_mm_reference, "a"_a, "w"_a,
+        "scales_w"_a, "alpha"_a, "out_dtype"_a, "w_dtype"_a = "e4m3", "layout"_a = "swizzled",
+        "bias"_a = nb::none(),
+        "D = alpha * a @ dequant(w).T (+ bias), exact (fp64 sum, one rounding to out_dtype).\n"
+        "a: (M, K) uint16 (bf16 bits) or float16 activations; w: (N, K) uint8 codes of w_dtype;\n"
+        "scales_w: uint8 E8M0 bytes in `layout`; bias: None or (N,) float32 / float16 / uint16\n"
+        "(bf16). out_dtype 'bf16' (uint16 bits), 'fp16' or 'fp32'. Returns a new (M, N) array.");
   m.def("quantize_mxfp8_reference", &quantize_mxfp8_reference, "x"_a, "elem"_a = "e4m3",
         "rounding"_a = "floor", "layout"_a = "swizzled",
         "x (R, K) float32, float16 or uint16 (bf16 bits) -> (data, scales): data (R, K) uint8\n"
@@ -336,6 +393,11 @@ NB_MODULE(_core, m) {
         "alpha"_a, "d"_a, "layout"_a = "swizzled", "stream"_a = 0, "skip_checks"_a = false,
         "mxgemm::mxfp8_scaled_mm on device pointers; alpha points to one fp32 in device\n"
         "memory, read by the kernel. " MXGEMM_DEVICE_MATRIX_DOC);
+  m.def("mxfp8_weight_only_mm_ptr", &mxfp8_weight_only_mm_ptr, "a"_a, "w"_a, "scales_w"_a,
+        "alpha"_a, "bias"_a.none(), "d"_a, "layout"_a = "swizzled", "stream"_a = 0,
+        "skip_checks"_a = false,
+        "mxgemm::mxfp8_weight_only_mm on device pointers; bias None or a (pointer, 1, N, N,\n"
+        "dtype) tuple. " MXGEMM_DEVICE_MATRIX_DOC);
   m.def("quantize_mxfp8_ptr", &quantize_mxfp8_ptr, "x"_a, "data"_a, "scales"_a,
         "rounding"_a = "floor", "layout"_a = "swizzled", "stream"_a = 0,
         "mxgemm::quantize_mxfp8 on device pointers. " MXGEMM_DEVICE_MATRIX_DOC);

@@ -247,6 +247,44 @@ def test_wrong_shapes_are_value_errors_with_the_cpp_message():
         mxgemm.scale_shape(0, 32)
 
 
+# ---- the weight-only reference -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("act", ["bf16", "fp16"])
+@pytest.mark.parametrize("layout", ["swizzled", "linear"])
+def test_weight_only_reference_matches_numpy(act, layout):
+    rng = np.random.default_rng(21)
+    m, n, k = 37, 70, 208
+    x = rng.standard_normal((m, k)).astype(np.float32)
+    a = mxgemm.float32_to_bf16(x) if act == "bf16" else x.astype(np.float16)
+    a_val = mxgemm.bf16_to_float32(a) if act == "bf16" else a.astype(np.float32)
+    w, sw = mxgemm.quantize_mxfp8_reference(rng.standard_normal((n, k)).astype(np.float32),
+                                            layout=layout)
+    w_val = mxgemm.dequantize_mxfp8_reference(w, sw, "fp32", layout=layout)
+    bias = rng.standard_normal(n).astype(np.float32)
+    got = mxgemm.mxfp8_weight_only_mm_reference(a, w, sw, -0.5, "fp32", layout=layout, bias=bias)
+    want = -0.5 * (a_val.astype(np.float64) @ w_val.T.astype(np.float64)) + bias
+    assert got.dtype == np.float32 and got.shape == (m, n)
+    # The reference sums exactly in fp64 and rounds once; numpy's fp64 sum order differs by
+    # far less than one fp32 ulp of the result.
+    assert np.all(np.abs(got - want) <= ulp(want.astype(np.float32), "fp32"))
+    no_bias = mxgemm.mxfp8_weight_only_mm_reference(a, w, sw, 1.0, "bf16", layout=layout)
+    assert no_bias.dtype == np.uint16 and no_bias.shape == (m, n)
+
+
+def test_weight_only_reference_errors_carry_the_cpp_message():
+    w, sw = mxgemm.quantize_mxfp8_reference(np.ones((16, 64), np.float32))
+    a = mxgemm.float32_to_bf16(np.ones((4, 64), np.float32))
+    with pytest.raises(TypeError, match="mxfp8_weight_only_mm_reference: a: expected a float16 or "
+                                        "uint16"):
+        mxgemm.mxfp8_weight_only_mm_reference(np.ones((4, 64), np.float32), w, sw, 1.0, "fp32")
+    with pytest.raises(ValueError, match=re.escape("bias shape: expected 1x16 (one row of N from w), "
+                                                   "got 1x15")):
+        mxgemm.mxfp8_weight_only_mm_reference(a, w, sw, 1.0, "fp32", bias=np.ones(15, np.float32))
+    with pytest.raises(ValueError, match=re.escape("w.data.cols (K): expected 32 to match a")):
+        mxgemm.mxfp8_weight_only_mm_reference(a[:, :32], w, sw, 1.0, "fp32")
+
+
 # ---- the GPU entry points: validation and backend reporting without touching memory -------------
 
 BACKEND = mxgemm.gemm_backend()

@@ -135,3 +135,32 @@ def test_mxlinear_buffers_survive_dtype_casts():
     assert m.weight_scales.shape == (128, 4) and m.bias.shape == (32,)
     assert "elem_dtype=torch.float8_e4m3fn" in repr(m)
     assert set(m.state_dict()) == {"weight_data", "weight_scales", "bias"}
+
+
+def test_weight_only_op_fake_shapes_and_checks():
+    with FakeTensorMode():
+        a = torch.empty((5, 64), device="cuda", dtype=torch.bfloat16)
+        w = torch.empty((16, 64), device="cuda", dtype=E4M3)
+        s = torch.empty((128, 4), device="cuda", dtype=E8M0)
+        alpha = torch.ones((), device="cuda")
+        y = ops.mxfp8_weight_only_mm(a, w, s, alpha, torch.empty(16, device="cuda"), torch.float32)
+        assert y.shape == (5, 16) and y.dtype == torch.float32
+        with pytest.raises(ValueError, match=re.escape(
+                "mxfp8_weight_only_mm: bias: expected shape (16,) (one value per row of w), got (15,)")):
+            ops.mxfp8_weight_only_mm(a, w, s, alpha, torch.empty(15, device="cuda"))
+        with pytest.raises(TypeError, match="mxfp8_weight_only_mm: a.dtype: expected"):
+            ops.mxfp8_weight_only_mm(w, w, s, alpha)
+        layer = MXLinear(64, 16, weight_only=True, device="cuda")
+        assert layer(torch.empty((2, 3, 64), device="cuda", dtype=torch.bfloat16)).shape == (2, 3, 16)
+
+
+def test_mxlinear_from_mxfp8_keeps_the_checkpoint_bytes():
+    data = torch.randint(0, 255, (16, 64), dtype=torch.uint8)
+    data[data == 0x7F] = 0  # no NaN codes
+    scales = torch.randint(100, 140, (128, 4), dtype=torch.uint8)
+    m = MXLinear.from_mxfp8(data.view(E4M3), scales.view(E8M0), torch.arange(16.0))
+    assert m.weight_only and m.elem_dtype == E4M3
+    assert torch.equal(m.weight_data, data) and torch.equal(m.weight_scales, scales)
+    assert torch.equal(m.bias, torch.arange(16.0))
+    with pytest.raises(ValueError, match=re.escape("MXLinear.from_mxfp8: weight_scales: expected shape (128, 4)")):
+        MXLinear.from_mxfp8(data, scales[:, :3])

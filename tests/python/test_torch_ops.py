@@ -272,6 +272,46 @@ def test_mxlinear_vs_nn_linear(bias, dtype):
 # ---- errors --------------------------------------------------------------------------------------
 
 
+@requires_gemm
+@pytest.mark.parametrize("m", [1, 37, 300])
+@pytest.mark.parametrize("bias", [True, False])
+def test_weight_only_matches_the_reference(m, bias):
+    g = torch.Generator(device=DEV).manual_seed(m)
+    n, k = 136, 528
+    x = torch.randn((m, k), generator=g, device=DEV).to(torch.bfloat16)
+    w, sw = ops.quantize_mxfp8(torch.randn((n, k), generator=g, device=DEV))
+    b = torch.randn(n, generator=g, device=DEV) if bias else None
+    got = ops.mxfp8_weight_only_mm(x, w, sw, 0.5, b, torch.float32)
+    want = mxgemm.mxfp8_weight_only_mm_reference(
+        x.cpu().view(torch.int16).numpy().view(np.uint16), as_bytes(w), as_bytes(sw), 0.5, "fp32",
+        bias=None if b is None else b.cpu().numpy())
+    absolute = mxgemm.mxfp8_weight_only_mm_reference(
+        x.abs().cpu().view(torch.int16).numpy().view(np.uint16),
+        as_bytes(w) & 0x7F, as_bytes(sw), 0.5, "fp32")
+    bound = np.abs(want) * 2.0**-23 + k * 2.0**-23 * absolute
+    assert np.all(np.abs(got.cpu().double().numpy() - want) <= bound)
+
+
+@requires_gemm
+@requires_quantize
+def test_mxlinear_weight_only_vs_nn_linear():
+    torch.manual_seed(0)
+    linear = torch.nn.Linear(512, 256, device=DEV, dtype=torch.bfloat16)
+    layer = MXLinear.from_linear(linear, weight_only=True)
+    x = torch.randn((4, 9, 512), device=DEV, dtype=torch.bfloat16)
+    deq = ops.dequantize_mxfp8(layer.weight_data.view(torch.float8_e4m3fn),
+                               layer.weight_scales.view(torch.float8_e8m0fnu), torch.float32)
+    want = x.float() @ deq.T + linear.bias.float()
+    got = layer(x)
+    assert got.shape == (4, 9, 256) and got.dtype == torch.bfloat16
+    rel = ((got.float() - want).norm() / want.norm()).item()
+    print(f"MXLinear weight-only vs fp32 on the dequantized weight: relative error {rel:.2e}")
+    assert rel < 1e-2
+    again = MXLinear.from_mxfp8(layer.weight_data.view(torch.float8_e4m3fn), layer.weight_scales,
+                                linear.bias, out_dtype=torch.bfloat16)
+    assert torch.equal(again(x), got)
+
+
 @requires_quantize
 def test_error_cases():
     a, sa = quantized_operand(128, 64, 12)
