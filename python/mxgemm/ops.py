@@ -81,13 +81,8 @@ def _stream(device):
 # ---- GEMM ----------------------------------------------------------------------------------
 
 
-def _check_gemm(a, b, scales_a, scales_b, alpha, out_dtype, layout):
-    fn = "mxfp8_scaled_mm"
-    _check(fn, "a", a, _ELEM)
-    dev = a.device
-    _check(fn, "b", b, _ELEM, dev)
-    _check(fn, "scales_a", scales_a, _SCALE, dev)
-    _check(fn, "scales_b", scales_b, _SCALE, dev)
+def _check_alpha(fn, alpha, dev):
+    """alpha as the GEMM ops take it: a one-element fp32 tensor on the inputs' device."""
     if not isinstance(alpha, torch.Tensor) or alpha.dtype != torch.float32 or alpha.numel() != 1:
         got = (f"a {alpha.dtype} tensor of shape {tuple(alpha.shape)}"
                if isinstance(alpha, torch.Tensor) else type(alpha).__name__)
@@ -96,6 +91,17 @@ def _check_gemm(a, b, scales_a, scales_b, alpha, out_dtype, layout):
     if alpha.device != dev:
         raise ValueError(f"{fn}: alpha: expected a tensor on {dev} (the kernel reads it there), "
                          f"got {alpha.device}")
+
+
+
+def _check_gemm(a, b, scales_a, scales_b, alpha, out_dtype, layout):
+    fn = "mxfp8_scaled_mm"
+    _check(fn, "a", a, _ELEM)
+    dev = a.device
+    _check(fn, "b", b, _ELEM, dev)
+    _check(fn, "scales_a", scales_a, _SCALE, dev)
+    _check(fn, "scales_b", scales_b, _SCALE, dev)
+    _check_alpha(fn, alpha, dev)
     _check_choice(fn, "out_dtype", out_dtype, _FLOAT, TypeError)
     _check_choice(fn, "layout", layout, ("swizzled", "linear"))
 
@@ -148,14 +154,7 @@ def _check_weight_only(a, w, scales_w, alpha, bias, out_dtype, layout):
     dev = a.device
     _check(fn, "w", w, _ELEM, dev)
     _check(fn, "scales_w", scales_w, _SCALE, dev)
-    if not isinstance(alpha, torch.Tensor) or alpha.dtype != torch.float32 or alpha.numel() != 1:
-        got = (f"a {alpha.dtype} tensor of shape {tuple(alpha.shape)}"
-               if isinstance(alpha, torch.Tensor) else type(alpha).__name__)
-        raise TypeError(f"{fn}: alpha: expected a Python float or a one-element torch.float32 "
-                        f"tensor, got {got}")
-    if alpha.device != dev:
-        raise ValueError(f"{fn}: alpha: expected a tensor on {dev} (the kernel reads it there), "
-                         f"got {alpha.device}")
+    _check_alpha(fn, alpha, dev)
     if bias is not None:
         if not isinstance(bias, torch.Tensor) or bias.dtype not in _FLOAT:
             raise TypeError(f"{fn}: bias: expected None or a torch.Tensor of {_names(_FLOAT)}, "

@@ -45,6 +45,27 @@ struct DeviceMxOperand {
 // (0xFFFF / 0xFFFFFFFF are NaNs with every payload bit set, not the canonical NaN).
 constexpr std::uint8_t kPoison = 0xFF;
 
+// Sets every byte of the output's elements to kPoison (the gap between rows keeps its sentinel).
+inline void poison(HostOutput& out) {
+  const int size = dtype_size(out.dtype);
+  for (std::int64_t i = 0; i < out.rows; ++i)
+    std::memset(out.bytes.data() + i * out.stride * size, kPoison, out.cols * size);
+}
+
+// Output elements still all kPoison after a run: never written.
+inline std::int64_t count_poisoned(const HostOutput& out) {
+  const int size = dtype_size(out.dtype);
+  std::int64_t n = 0;
+  for (std::int64_t i = 0; i < out.rows; ++i)
+    for (std::int64_t j = 0; j < out.cols; ++j) {
+      const std::uint8_t* e = out.bytes.data() + (i * out.stride + j) * size;
+      bool all = true;
+      for (int x = 0; x < size; ++x) all = all && e[x] == kPoison;
+      n += all;
+    }
+  return n;
+}
+
 struct GpuResult {
   HostOutput out;
   bool unsupported = false;  // the backend refused the case (UnsupportedError)
@@ -59,9 +80,7 @@ inline GpuResult run_gpu(const HostMxOperand& a, const HostMxOperand& b, DType o
                          detail::Sm90Kernel kernel = detail::Sm90Kernel::Auto) {
   DeviceMxOperand da(a), db(b);
   GpuResult r{HostOutput(out, a.rows, b.rows, d_pad)};
-  const int size = dtype_size(out);
-  for (std::int64_t i = 0; i < r.out.rows; ++i)
-    std::memset(r.out.bytes.data() + i * r.out.stride * size, kPoison, r.out.cols * size);
+  poison(r.out);
   GuardedDeviceBuffer dd(r.out.bytes.size()), dalpha(sizeof(float));
   dd.upload(r.out.bytes.data());
   dalpha.upload(&alpha);
@@ -81,13 +100,7 @@ inline GpuResult run_gpu(const HostMxOperand& a, const HostMxOperand& b, DType o
   r.out.bytes = dd.download();
   r.guards_intact = dd.guards_intact() && da.data.guards_intact() && db.data.guards_intact();
   r.gap_untouched = r.out.gap_untouched();
-  for (std::int64_t i = 0; i < r.out.rows; ++i)
-    for (std::int64_t j = 0; j < r.out.cols; ++j) {
-      const std::uint8_t* e = r.out.bytes.data() + (i * r.out.stride + j) * size;
-      bool all = true;
-      for (int x = 0; x < size; ++x) all = all && e[x] == kPoison;
-      r.unwritten += all;
-    }
+  r.unwritten = count_poisoned(r.out);
   return r;
 }
 

@@ -32,9 +32,7 @@ struct WoResult {
 WoResult run_weight_only(const HostWide& a, const HostMxOperand& w, const ConstMatrixView* bias,
                          DType out, float alpha) {
   WoResult r{HostOutput(out, a.rows, w.rows, /*stride_pad=*/3)};
-  const int size = dtype_size(out);
-  for (std::int64_t i = 0; i < r.out.rows; ++i)
-    std::memset(r.out.bytes.data() + i * r.out.stride * size, kPoison, r.out.cols * size);
+  poison(r.out);
   GuardedDeviceBuffer da(a.bits.size() * 2), dd(r.out.bytes.size()), dalpha(4);
   da.upload(a.bits.data());
   dd.upload(r.out.bytes.data());
@@ -65,13 +63,7 @@ WoResult run_weight_only(const HostWide& a, const HostMxOperand& w, const ConstM
   r.out.bytes = dd.download();
   r.guards_intact = dd.guards_intact() && da.guards_intact();
   r.gap_untouched = r.out.gap_untouched();
-  for (std::int64_t i = 0; i < r.out.rows; ++i)
-    for (std::int64_t j = 0; j < r.out.cols; ++j) {
-      const std::uint8_t* e = r.out.bytes.data() + (i * r.out.stride + j) * size;
-      bool all = true;
-      for (int x = 0; x < size; ++x) all = all && e[x] == kPoison;
-      r.unwritten += all;
-    }
+  r.unwritten = count_poisoned(r.out);
   return r;
 }
 
