@@ -86,6 +86,11 @@ struct Options {
   bool fp8_fast_accum = false;
   bool list = false;
   std::uint64_t seed = 20261129;
+  // "mxfp8": mxfp8_scaled_mm (MXFP8 x MXFP8). "weight-only": mxfp8_weight_only_mm, the same
+  // A as bf16 (its exact dequantization) times the MXFP8 B; the dequant + cuBLAS peer then
+  // dequantizes only B, and the memory floor counts A as bf16.
+  std::string mode = "mxfp8";
+  bool weight_only() const { return mode == "weight-only"; }
 };
 
 struct Shape {
@@ -594,6 +599,14 @@ class ShapeBench {
         const detail::ScopedSm90Kernel forced(m == kMxTiled ? detail::Sm90Kernel::Tiled
                                                             : detail::Sm90Kernel::Auto);
         const int c = i % cm_;
+        if (o_.weight_only()) {
+          mxfp8_weight_only_mm(contiguous(static_cast<const void*>(a_bf_[i % cb_].get()), sh_.m, sh_.k,
+                                          DType::BF16, Memory::Device),
+                               mx_op(b_q_[c], b_s_[c], sh_.n), static_cast<const float*>(gpu_.alpha.get()),
+                               nullptr, contiguous(d(m), sh_.m, sh_.n, DType::BF16, Memory::Device),
+                               gpu_.stream, /*skip_checks=*/i != 0);
+          break;
+        }
         mxfp8_scaled_mm(mx_op(a_q_[c], a_s_[c], sh_.m), mx_op(b_q_[c], b_s_[c], sh_.n),
                         static_cast<const float*>(gpu_.alpha.get()),
                         contiguous(d(m), sh_.m, sh_.n, DType::BF16, Memory::Device), gpu_.stream,
@@ -607,11 +620,12 @@ class ShapeBench {
       }
       case kDqBf16: {
         const int c = i % cm_;
-        dequantize_mxfp8(mx_op(a_q_[c], a_s_[c], sh_.m),
-                         contiguous(dq_a_.get(), sh_.m, sh_.k, DType::BF16, Memory::Device), gpu_.stream);
+        if (!o_.weight_only())
+          dequantize_mxfp8(mx_op(a_q_[c], a_s_[c], sh_.m),
+                           contiguous(dq_a_.get(), sh_.m, sh_.k, DType::BF16, Memory::Device), gpu_.stream);
         dequantize_mxfp8(mx_op(b_q_[c], b_s_[c], sh_.n),
                          contiguous(dq_b_.get(), sh_.n, sh_.k, DType::BF16, Memory::Device), gpu_.stream);
-        bf16_gemm(dq_a_.get(), dq_b_.get(), d(kDqBf16));
+        bf16_gemm(o_.weight_only() ? a_bf_[i % cb_].get() : dq_a_.get(), dq_b_.get(), d(kDqBf16));
         break;
       }
       case kFp8: {
@@ -628,6 +642,10 @@ class ShapeBench {
   MethodResult time(Method m, bool timed) {
     MethodResult r;
     cudaStream_t s = gpu_.stream;
+    if (m == kMxTiled && o_.weight_only()) {
+      r.why = "weight-only mode has one kernel";
+      return r;
+    }
     if (m == kMxTiled && sh_.m > kAutoStreamMaxM) {
       r.why = "mxgemm itself runs the tiled kernel for M > " + std::to_string(kAutoStreamMaxM);
       return r;
@@ -860,6 +878,8 @@ bool startup_check(Gpu& gpu, const Options& o) {
   Pool &pa = pools.a(sh), &pb = pools.b(sh);
   ShapeBench bench(gpu, o, sh, pa, pb, /*rotate=*/false);
   std::vector<std::uint16_t> ref(static_cast<std::size_t>(sh.m * sh.n));
+  // Also the weight-only mode's reference: its bf16 A is A's exact dequantization, and the
+  // exact product of the same values is the same (tests/cpu/test_weight_only_reference.cpp).
   mxfp8_scaled_mm_reference(pa.host_op(sh.m), pb.host_op(sh.n), 1.0f,
                             contiguous(static_cast<void*>(ref.data()), sh.m, sh.n, DType::BF16, Memory::Host));
   bool ok = true;
@@ -1069,7 +1089,11 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
   if (!info.available) throw UnsupportedError("no mxgemm GPU backend can run here: " + info.reason);
   Gpu gpu;
   const double l2_mb = gpu.prop.l2CacheSize / 1048576.0;
-  std::printf("mxgemm_bench: D = A x B^T, A: M x K, B: N x K (TN), E4M3 MXFP8 inputs, BF16 out\n");
+  if (o.weight_only())
+    std::printf("mxgemm_bench --mode weight-only: D = A x B^T, A: M x K BF16 (the exact dequantization "
+                "of an MXFP8 A), B: N x K E4M3 MXFP8, BF16 out\n");
+  else
+    std::printf("mxgemm_bench: D = A x B^T, A: M x K, B: N x K (TN), E4M3 MXFP8 inputs, BF16 out\n");
   std::printf("device: %s, %d SMs, L2 %.0f MiB; mxgemm backend: %s; cuBLASLt %zu; bf16 via %s; "
               "fp8 fast accumulation %s\n",
               gpu.prop.name, gpu.prop.multiProcessorCount, l2_mb, info.name.c_str(),
@@ -1102,8 +1126,9 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
     {
       const ScaleShape sa = scale_shape(sh.m, sh.k, ScaleLayout::Swizzled128x4);
       const ScaleShape sb = scale_shape(sh.n, sh.k, ScaleLayout::Swizzled128x4);
-      const double bytes = double(sh.m * sh.k + sh.n * sh.k + sa.rows * sa.cols + sb.rows * sb.cols) +
-                           2.0 * double(sh.m * sh.n);
+      const double a_bytes = o.weight_only() ? 2.0 * double(sh.m * sh.k)
+                                             : double(sh.m * sh.k + sa.rows * sa.cols);
+      const double bytes = a_bytes + double(sh.n * sh.k + sb.rows * sb.cols) + 2.0 * double(sh.m * sh.n);
       row.floor_us = bytes / (copy_gbps * 1e3);
     }
     try {
@@ -1237,6 +1262,10 @@ int main(int argc, char** argv) {
   app.add_flag("--fp8-fast-accum", o.fp8_fast_accum,
                "cuBLASLt FP8 with CUBLASLT_MATMUL_DESC_FAST_ACCUM (default: off, as torch._scaled_mm)");
   app.add_flag("--list", o.list, "print the shapes and exit");
+  app.add_option("--mode", o.mode,
+                 "mxfp8: mxfp8_scaled_mm; weight-only: mxfp8_weight_only_mm on the bf16 A (the "
+                 "dequant + cuBLAS peer then dequantizes B only)")
+      ->check(CLI::IsMember({"mxfp8", "weight-only"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

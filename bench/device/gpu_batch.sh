@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One batch on the GPU machine, every step under a time limit so that a hang cannot eat the
 # session: GPU tests, compute-sanitizer on the streaming and tiled kernels, the decode and
-# mid benchmark suites, and the Python package tests. A summary table comes last.
+# mid benchmark suites, the weight-only benchmark, and the Python package tests (8 files
+# under OUT_DIR, the most the device tool brings back). A summary table comes last.
 # Usage: bash bench/device/gpu_batch.sh BIN_DIR OUT_DIR   (BIN_DIR holds mxgemm_gpu_tests
 # and mxgemm_bench built for sm_90a; OUT_DIR receives the logs)
 set -uo pipefail
@@ -23,8 +24,9 @@ step racecheck 120 racecheck.log compute-sanitizer --tool racecheck "$bin/mxgemm
   --gtest_filter='GpuStreamGemm.SplitTiles*:GpuGemm.NanScales*:GpuGemm.ElementTypes*'
 step bench_decode 150 bench_decode.log "$bin/mxgemm_bench" --suite decode --iters 30 --csv "$out/decode.csv"
 step bench_mid 90 bench_mid.log "$bin/mxgemm_bench" --m 128,256,1024,8192 --n 8192 --k 8192 --iters 20
-step python 150 pytest_run.log bash bench/device/python_tests.sh /tmp
-cp /tmp/pytest.log "$out/pytest.log" 2>/dev/null
+step bench_weight_only 150 bench_weight_only.log "$bin/mxgemm_bench" --mode weight-only \
+  --m 1,16,64,128,2048,8192 --n 8192,28672 --k 8192 --iters 20
+step python 150 pytest.log bash bench/device/python_tests.sh /tmp
 echo
 echo "| step | exit | result |"
 echo "|---|---|---|"
@@ -33,4 +35,5 @@ echo "| memcheck | ${rc[memcheck]} | $(grep -E 'ERROR SUMMARY' "$out/memcheck.lo
 echo "| racecheck | ${rc[racecheck]} | $(grep -E 'RACECHECK SUMMARY' "$out/racecheck.log" | tail -1) |"
 echo "| bench decode | ${rc[bench_decode]} | $(grep -E 'all checks passed|FAIL' "$out/bench_decode.log" | tail -1) |"
 echo "| bench mid | ${rc[bench_mid]} | $(grep -E 'all checks passed|FAIL' "$out/bench_mid.log" | tail -1) |"
-echo "| python | ${rc[python]} | $(grep -E 'passed|failed' "$out/pytest_run.log" | tail -1) |"
+echo "| bench weight-only | ${rc[bench_weight_only]} | $(grep -E 'all checks passed|FAIL' "$out/bench_weight_only.log" | tail -1) |"
+echo "| python | ${rc[python]} | $(grep -E 'passed|failed' "$out/pytest.log" | tail -1) |"
