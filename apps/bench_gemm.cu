@@ -1168,30 +1168,22 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
       } else if (row.r[kMx].ran) {
         why.push_back("unchecked: cuBLAS bf16 did not run");
       }
-      if (row.r[kDqBf16].ran && row.r[kBf16].ran) {
-        row.dq_vs_bf16 = bench.compare(kDqBf16, kBf16, idx);
-        const PairCheck& c = row.dq_vs_bf16;
+      // A method that multiplies the same values as cuBLAS bf16 must agree with it.
+      auto check_same_values = [&](Method m, PairCheck& slot) {
+        if (!row.r[m].ran || !row.r[kBf16].ran) return;
+        slot = bench.compare(m, kBf16, idx);
+        const PairCheck& c = slot;
         if (!(c.sample_rel < 1e-2) || !(c.full_rel < 1e-2) || c.nan_got || c.mismatches) {
           char b[256];
           std::snprintf(b, sizeof(b),
-                        "dequant + cuBLAS bf16 disagrees with cuBLAS bf16 on the same values "
-                        "(sample rel %.3e, full rel %.3e, %llu NaN, %llu mismatches)",
-                        c.sample_rel, c.full_rel, c.nan_got, c.mismatches);
+                        "%s disagrees with cuBLAS bf16 on the same values (sample rel %.3e, full "
+                        "rel %.3e, %llu NaN, %llu mismatches)",
+                        kMethodNames[m], c.sample_rel, c.full_rel, c.nan_got, c.mismatches);
           why.push_back(b);
         }
-      }
-      if (row.r[kMxTiled].ran && row.r[kBf16].ran) {
-        row.tiled_vs_bf16 = bench.compare(kMxTiled, kBf16, idx);
-        const PairCheck& c = row.tiled_vs_bf16;
-        if (!(c.sample_rel < 1e-2) || !(c.full_rel < 1e-2) || c.nan_got || c.mismatches) {
-          char b[256];
-          std::snprintf(b, sizeof(b),
-                        "mxgemm tiled kernel disagrees with cuBLAS bf16 (sample rel %.3e, full rel "
-                        "%.3e, %llu NaN, %llu mismatches)",
-                        c.sample_rel, c.full_rel, c.nan_got, c.mismatches);
-          why.push_back(b);
-        }
-      }
+      };
+      check_same_values(kDqBf16, row.dq_vs_bf16);
+      check_same_values(kMxTiled, row.tiled_vs_bf16);
       if (row.r[kFp8].ran && row.r[kBf16].ran) {
         row.fp8_vs_bf16 = bench.compare(kFp8, kBf16, idx);
         if (!(row.fp8_vs_bf16.sample_rel < 0.2) || row.fp8_vs_bf16.nan_got)

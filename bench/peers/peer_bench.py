@@ -38,7 +38,6 @@ import pathlib
 import platform
 import subprocess
 import sys
-import time
 
 import torch
 

@@ -18,7 +18,6 @@ Results file (schema "mxgemm-peer-bench/1"):
 
 import argparse
 import json
-import math
 import pathlib
 import sys
 

@@ -74,6 +74,17 @@ struct GpuResult {
   std::int64_t unwritten = 0;
 };
 
+// After a GPU call into `dd` (holding r.out, poisoned): waits, downloads, and records whether
+// the guard bands (of dd and of the inputs, `inputs_intact`), the row gaps and every output
+// element came out as they should.
+inline void collect(GpuResult& r, const GuardedDeviceBuffer& dd, bool inputs_intact) {
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  r.out.bytes = dd.download();
+  r.guards_intact = dd.guards_intact() && inputs_intact;
+  r.gap_untouched = r.out.gap_untouched();
+  r.unwritten = count_poisoned(r.out);
+}
+
 // Runs the GPU GEMM once on poisoned output; alpha lives in device memory.
 inline GpuResult run_gpu(const HostMxOperand& a, const HostMxOperand& b, DType out, float alpha,
                          std::int64_t d_pad = 0,
@@ -96,11 +107,7 @@ inline GpuResult run_gpu(const HostMxOperand& a, const HostMxOperand& b, DType o
     r.unsupported = true;
     return r;
   }
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  r.out.bytes = dd.download();
-  r.guards_intact = dd.guards_intact() && da.data.guards_intact() && db.data.guards_intact();
-  r.gap_untouched = r.out.gap_untouched();
-  r.unwritten = count_poisoned(r.out);
+  collect(r, dd, da.data.guards_intact() && db.data.guards_intact());
   return r;
 }
 
@@ -125,19 +132,18 @@ inline double ulp_of(DType t, double v) {
   return std::ldexp(1.0, e - man);
 }
 
-// Compares a GPU result with the reference as the header comment explains.
-inline void expect_matches_reference(const HostMxOperand& a, const HostMxOperand& b, const GpuResult& g,
-                              float alpha, const std::string& what) {
+// Compares a GPU result with the references as the header comment explains: `ref` the
+// correctly rounded output, `exact` the FP32 reference, `abs_sum` sum_k |a_k b_k| (times
+// |alpha|) for the summation bound over k terms.
+inline void expect_close(const GpuResult& g, const HostOutput& ref, const HostOutput& exact,
+                         const HostOutput& abs_sum, std::int64_t k, const std::string& what) {
   const DType out = g.out.dtype;
   SCOPED_TRACE(what);
-  if (g.unsupported) return;  // refused with UnsupportedError by this backend (checked above)
+  if (g.unsupported) return;  // refused with UnsupportedError by this backend (checked by the runner)
   EXPECT_TRUE(g.guards_intact) << "something was written outside the buffers";
   EXPECT_TRUE(g.gap_untouched) << "the gap between output rows was written";
   EXPECT_EQ(g.unwritten, 0) << "output elements left unwritten";
-  const HostOutput ref = run_reference(a, b, out, alpha);
-  const HostOutput exact = run_reference(a, b, DType::FP32, alpha);
-  const HostOutput abs_sum = run_reference(absolute(a), absolute(b), DType::FP32, std::fabs(alpha));
-  const double k_term = static_cast<double>(a.k) * std::ldexp(1.0, -24);
+  const double k_term = static_cast<double>(k) * std::ldexp(1.0, -24);
   double err2 = 0, ref2 = 0;
   std::int64_t equal = 0, bad = 0, total = 0;
   for (std::int64_t i = 0; i < g.out.rows; ++i) {
@@ -172,6 +178,14 @@ inline void expect_matches_reference(const HostMxOperand& a, const HostMxOperand
     EXPECT_GE(static_cast<double>(equal), 0.99 * static_cast<double>(total))
         << equal << " of " << total << " elements equal the correctly rounded reference";
   }
+}
+
+// The MXFP8 GEMM's references for expect_close.
+inline void expect_matches_reference(const HostMxOperand& a, const HostMxOperand& b, const GpuResult& g,
+                                     float alpha, const std::string& what) {
+  if (g.unsupported) return;
+  expect_close(g, run_reference(a, b, g.out.dtype, alpha), run_reference(a, b, DType::FP32, alpha),
+               run_reference(absolute(a), absolute(b), DType::FP32, std::fabs(alpha)), a.k, what);
 }
 
 inline std::mt19937 fresh_rng() {

@@ -25,7 +25,6 @@ namespace mxgemm::sm90 {
 // Both kernels stage K in steps of 64: one 64-byte fp8 row (TMA 64B swizzle) and one
 // 128-byte bf16 row (128B swizzle, one wgmma K-major atom) per operand row.
 constexpr int kStageK = 64;
-constexpr int kScaleBlocksPerStage = kStageK / 32;
 constexpr int kK16PerStage = kStageK / 16;
 
 // A ring position over `kSize` buffers and the parity of the current pass.
