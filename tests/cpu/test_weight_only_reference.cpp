@@ -134,5 +134,47 @@ TEST(WeightOnlyReference, ArgumentChecks) {
       {fn, "d shape: expected 8x16 (M x N from a and w), got 8x15"});
 }
 
+// The GPU entry point's own checks, with every view declared Device and skip_checks set so
+// that no driver is asked (they come before any backend is chosen, so they run here too).
+TEST(WeightOnlyGpuEntry, RejectsBadInputWithTheArgumentNamed) {
+  std::mt19937 rng(9);
+  const HostWide a = random_wide(8, 64, DType::BF16, rng);
+  const HostMxOperand w = random_mx_operand(16, 64, rng);
+  HostOutput d(DType::FP32, 8, 16);
+  static const float alpha = 1.0f;
+  constexpr const char* fn = "mxfp8_weight_only_mm";
+  auto run = [&](ConstMatrixView av, ConstMxOperand wv, const float* al, const ConstMatrixView* bias) {
+    mxfp8_weight_only_mm(av, wv, al, bias, d.view(Memory::Device), nullptr, /*skip_checks=*/true);
+  };
+  const ConstMatrixView av = a.view(Memory::Device);
+  const ConstMxOperand wv = w.view(Memory::Device);
+  {
+    ConstMxOperand misaligned = wv;
+    misaligned.data.data = static_cast<const std::uint8_t*>(misaligned.data.data) + 8;
+    expect_error<ArgumentError>([&] { run(av, misaligned, &alpha, nullptr); },
+                                {fn, "w.data: expected a 16-byte aligned address, got address 0x"});
+  }
+  {
+    MxOptions o;
+    o.data_stride_pad = 8;  // row stride 72: not a multiple of 16
+    const HostMxOperand w72 = random_mx_operand(16, 64, rng, o);
+    expect_error<ArgumentError>([&] { run(av, w72.view(Memory::Device), &alpha, nullptr); },
+                                {fn, "w.data.row_stride: expected a multiple of 16 elements (16 bytes), got 72"});
+  }
+  std::vector<std::uint8_t> codes(16);
+  const ConstMatrixView fp8_bias(codes.data(), 1, 16, 16, DType::E4M3, Memory::Device);
+  expect_error<DtypeError>([&] { run(av, wv, &alpha, &fp8_bias); },
+                           {fn, "bias.dtype: expected fp32 or bf16 or fp16, got e4m3"});
+  expect_error<ArgumentError>([&] { run(av, wv, nullptr, nullptr); },
+                              {fn, "alpha: expected a non-null pointer to one fp32, got null"});
+  expect_error<ArgumentError>([&] { run(a.view(Memory::Host), wv, &alpha, nullptr); },
+                              {fn, "a.memory", "expected device", "got host"});
+  {
+    ConstMxOperand linear_shape = wv;
+    linear_shape.layout = ScaleLayout::Linear;  // swizzled bytes described as linear
+    expect_error<ArgumentError>([&] { run(av, linear_shape, &alpha, nullptr); }, {fn, "w.scales"});
+  }
+}
+
 }  // namespace
 }  // namespace mxgemm::testing
