@@ -5,7 +5,8 @@ inputs and in one run, on a GPU machine with no network.
     python3 bench/peers/peer_bench.py --suite all --out bench/results/peers.json
     python3 bench/peers/report.py bench/results/peers.json --plots bench/results --readme README.md
 
-Methods (a method that cannot run a shape is recorded as "unsupported" with the reason):
+GEMM methods (suites "square" and "llm"; a method that cannot run a shape is recorded as
+"unsupported" with the reason):
     mxgemm               mxgemm.mxfp8_scaled_mm, E4M3 operands, swizzled E8M0 scales, BF16 out
     mxgemm_weight_only   mxgemm.mxfp8_weight_only_mm: the bf16 activation x the MXFP8 weight
     cublas_bf16          torch.mm (cuBLAS) on both operands dequantized beforehand
@@ -14,23 +15,63 @@ Methods (a method that cannot run a shape is recorded as "unsupported" with the 
     fp8_per_tensor       torch._scaled_mm, E4M3 with one fp32 scale per tensor
     fp8_blockwise        torch._scaled_mm with DeepSeek-style 1x128 (A) / 128x128 (B) scales
     triton_dot_scaled    a Triton kernel on tl.dot_scaled (E4M3 + E8M0), best of a few configs
-    humming              humming-kernels, if its wheel is installed (not on PyPI's index here)
+    humming_weight_only  humming-kernels (vLLM's JIT GEMM backend, what vLLM runs on Hopper for
+                         MXFP8 checkpoints): the bf16 activation x the same MXFP8 weight (wq and
+                         its E8M0 scales), prepared once as vLLM's HummingMxfp8LinearKernel does
+    humming_mxfp8        humming-kernels W8A8: the same pre-quantized MXFP8 activation (E4M3
+                         codes; on Hopper humming takes the activation's group scales as fp32,
+                         so its E8M0 scales are passed as the fp32 powers of two they stand for)
+                         x the same MXFP8 weight
+
+Quantization methods (suite "quant": a bf16 rows x K tensor to E4M3 codes and one E8M0 scale
+per 32 along K, the OCP FLOOR rule of shared/design/MX_FORMAT.md):
+    mxgemm_quantize      mxgemm.ops.quantize_mxfp8 (swizzled scales)
+    eager_quantize       the rule in eager PyTorch as users write it (linear scales)
+    compiled_quantize    torch.compile of eager_quantize (unsupported if compilation fails)
+reported as median time and GB/s of logical traffic: the bf16 input read, the codes and one
+scale byte per 32 written (swizzle padding not counted), the same bytes for every method.
+
+humming: the humming-kernels wheel is on PyPI but the GPU machine has no network: on a
+networked machine run `pip download --no-deps humming-kernels==0.1.20`, carry the wheel over
+and `pip install --no-deps humming_kernels-0.1.20-cp310-abi3-manylinux_2_28_x86_64.whl` there
+(its dependencies, torch, cuda-bindings, nvidia-cuda-nvrtc, jinja2, ..., are installed there).
+Without it the humming methods are recorded as unsupported, and so is any humming failure
+(import, JIT compilation, a shape it refuses): it never stops the run. humming compiles its
+kernels (NVRTC) on the first call for each N x K; that first call happens in the check and in
+the untimed call before timing, never in the timed graph. The first llm run spends minutes
+compiling (humming caches the kernels on disk for later runs).
 
 Timing: each method's calls are captured in a CUDA graph (so Python's launch overhead does
 not count) over input copies that together exceed 2x L2 (rotation); the graph is replayed
 --reps times and the median per-call time is reported, with every replay's time kept in the
-results file. Checks: on a small shape that is no tile multiple, every method's output is
-compared with the exact reference (the MXFP8 methods, 1e-2 relative Frobenius error) or with
-the fp64 product of the unquantized inputs (the coarser fp8 recipes, 0.1); a method that
-fails is marked "wrong" everywhere and kept out of the table's ratios. Every shape's output
-is checked for NaN.
+results file. A method's timing flag says how: "graph" (that), "events" (a plain loop of
+launches between two CUDA events; the host's launch overhead counts wherever it exceeds the
+GPU time) or "auto" (a CUDA graph, and the event loop if capture fails). The humming methods
+are "auto" (vLLM captures them in its CUDA graphs, but this is not verified here), and so is
+torch.compile; each run records how it was timed ("timing"), and the README table marks the
+event-timed ones. Compilation (humming's JIT, torch.compile, Triton's autotuning) happens in
+the untimed calls before timing.
+
+Checks: on a small shape that is no tile multiple (or, for a method that cannot run it, a
+200 x 512 x 512 one), every method's output is compared with its exact reference: the MXFP8
+methods with the MXFP8 product of the two quantized operands (1e-2 relative Frobenius error),
+the weight-only ones with the product of the bf16 activation and the dequantized weight (the
+activation there is the dequantized MXFP8 activation, so the two references coincide; the run
+checks that they are equal), the coarser fp8 recipes with the fp64 product of the unquantized
+inputs (0.1). The quantizers are compared code for code and scale for scale with
+ops.quantize_mxfp8 on 200 x 264 (a short last block) over every binade, rounding ties,
+saturation and a zero block (mxgemm_quantize itself with the CPU reference). A method that
+fails is marked "wrong" everywhere and kept out of the table's ratios. Every GEMM output is
+checked for NaN.
 
 Status: written; not yet run on a GPU (the report side is tested in CI:
-tests/python/test_peer_report.py).
+tests/python/test_peer_report.py; the eager quantizer against the CPU reference where torch
+is installed).
 """
 
 import argparse
 import datetime
+import importlib
 import json
 import math
 import os
@@ -38,7 +79,9 @@ import pathlib
 import platform
 import subprocess
 import sys
+from typing import Callable, NamedTuple
 
+import numpy as np
 import torch
 
 import mxgemm
@@ -52,8 +95,20 @@ SUITES = {
     "square": [(s, s, s) for s in (2048, 4096, 8192, 16384)],
     "llm": [(m, n, k) for (n, k) in LAYERS for m in LLM_M],
 }
+QUANT_SUITE = "quant"
+# (rows, K) of the quantization suite; its records carry m = rows, n = 0, k = K.
+QUANT_SHAPES = [(1, 8192), (16, 8192), (128, 8192), (2048, 8192), (8192, 8192), (16384, 8192),
+                (8192, 28672)]
 CHECK_SHAPE = (200, 264, 512)  # no tile multiple
+CHECK_SHAPE_ALIGNED = (200, 512, 512)  # for a method that cannot run CHECK_SHAPE
+QUANT_CHECK_SHAPE = (200, 264)  # 264 = 8 x 32 + 8: a short last block
 E4M3, E8M0 = torch.float8_e4m3fn, torch.float8_e8m0fnu
+L2_BYTES = 60 << 20
+
+
+def first_line(e):
+    lines = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {lines[0] if lines else ''}".rstrip(": ")
 
 
 # ---- inputs ------------------------------------------------------------------------------------
@@ -85,6 +140,15 @@ def eager_dequant(q, scales_linear, k):
     return (q.float() * s.repeat_interleave(32, dim=1)[:, :k]).to(torch.bfloat16)
 
 
+def e8m0_to_float32(scales):
+    """E8M0 scale bytes -> the fp32 values they stand for, exactly: 2^(e - 127) (byte 0 is
+    2^-127, an fp32 subnormal), byte 0xFF NaN."""
+    e = scales.view(torch.uint8).to(torch.int32)
+    values = (e << 23).view(torch.float32)  # 2^(e - 127) for 1 <= e <= 254
+    values = torch.where(e == 0, torch.full_like(values, 2.0 ** -127), values)
+    return torch.where(e == 255, torch.full_like(values, float("nan")), values)
+
+
 def per_tensor_fp8(t):
     amax = t.abs().amax().float().clamp(min=1e-12)
     scale = amax / 448.0
@@ -101,8 +165,25 @@ def blockwise_fp8(t, rows_per_block):
     return q, scale
 
 
-# ---- methods -----------------------------------------------------------------------------------
-# Each returns (call, why): call(inputs) -> output, or None and the reason it cannot run.
+def to_numpy_bits(t):
+    """A tensor's raw elements as numpy, the way mxgemm's CPU references take them: bf16 as
+    uint16 bits, fp8 and E8M0 as uint8 codes, anything else as is."""
+    t = t.detach().cpu().contiguous()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view(np.uint16)
+    if t.dtype in (E4M3, torch.float8_e5m2, E8M0):
+        return t.view(torch.uint8).numpy()
+    return t.numpy()
+
+
+# ---- GEMM methods ------------------------------------------------------------------------------
+# Each returns (call, why): call() -> output, or None and the reason it cannot run.
+
+class Method(NamedTuple):
+    make: Callable  # make(inputs) -> (call, None) or (None, reason)
+    kind: str  # its reference: "exact" (MXFP8 x MXFP8), "weight_only", "coarse" or "codes"
+    timing: str = "graph"  # "graph", "events" or "auto" (a graph, else events): see time_calls
+
 
 def m_mxgemm(inp):
     alpha = torch.ones((), device="cuda")
@@ -164,25 +245,201 @@ def m_triton_dot_scaled(inp):
     return call, None
 
 
-def m_humming(inp):
+# humming-kernels, as vLLM runs an MXFP8 checkpoint on Hopper
+# (vllm/model_executor/kernels/linear/mxfp8/humming.py, HummingMxfp8LinearKernel, and
+# prepare_humming_linear_layer_config / apply_humming_linear in
+# vllm/model_executor/layers/quantization/utils/humming_utils.py): the weight schema below,
+# weight.view(int32), weight_scale as E8M0, N padded to 256 and K to 128, this compute config,
+# 1024 stream-K locks.
+HUMMING_WEIGHT_CONFIG = {"quant_method": "humming", "dtype": "float8e4m3",
+                         "scale_dtype": "float8e8m0", "group_size": 32,
+                         "weight_scale_type": "group"}
+# W8A8: E4M3 activations with one scale per 32 along K (humming's dynamic group mode; here the
+# activation comes quantized, so humming's own activation quantizer does not run).
+HUMMING_MXFP8_INPUT_CONFIG = {"quant_method": "humming", "dtype": "float8e4m3", "group_size": 32}
+HUMMING_COMPUTE_CONFIG = json.dumps({"use_batch_invariant": False, "use_f16_accum": False,
+                                     "gemm_type": "dense"})
+HUMMING_PAD_N, HUMMING_PAD_K, HUMMING_LOCKS = 256, 128, 1024
+
+
+def humming_missing():
+    """None if humming imports, else why not."""
     try:
-        import humming  # noqa: F401
-    except Exception:
-        return None, "humming-kernels is not installed (carry its wheel to the GPU machine)"
-    return None, "humming-kernels is installed but its MXFP8 entry point is not wired up yet"
+        for module in ("humming", "humming.forward", "humming.transform", "humming.schema"):
+            importlib.import_module(module)
+    except Exception as e:
+        return (f"humming-kernels is not importable ({first_line(e)}); carry its wheel to the GPU "
+                f"machine (see this file's docstring)")
+    return None
+
+
+def humming_prepare(inp, input_config=None):
+    """inp's MXFP8 weight (wq and its linear E8M0 scales sw_lin) prepared once for humming:
+    (layer config, prepared tensors, stream-K locks). input_config None: bf16 activations."""
+    from humming.schema import BaseInputSchema, BaseWeightSchema, HummingInputSchema
+    from humming.transform import prepare_layer_config, transform_humming_tensors
+
+    n, k, bf16 = inp.n, inp.k, torch.bfloat16
+    # Copies: humming's conversion must never touch the operands that the other methods use.
+    tensors = {"weight": inp.wq.clone().view(torch.int32),  # (N, K/4): 4 codes a word
+               "weight_scale": inp.sw_lin.clone().view(E8M0)}  # (N, K/32)
+    weight_schema = BaseWeightSchema.from_config(dict(HUMMING_WEIGHT_CONFIG))
+    weight_schema, tensors = weight_schema.convert_humming(
+        tensors=tensors, shape_n_stacks=[n], shape_k_stacks=[k], param_dtype=bf16)
+    input_schema = (HummingInputSchema() if input_config is None
+                    else BaseInputSchema.from_config(dict(input_config)))
+    input_schema, _ = input_schema.convert_humming(
+        tensors={}, shape_n_stacks=[n], shape_k_stacks=[k], param_dtype=bf16)
+    config = prepare_layer_config(
+        shape_n=n, shape_k=k, weight_schema=weight_schema, input_schema=input_schema,
+        pad_n_to_multiple=HUMMING_PAD_N, pad_k_to_multiple=HUMMING_PAD_K, has_bias=False,
+        torch_dtype=bf16)
+    tensors = transform_humming_tensors(config, tensors)  # the repacking, once
+    locks = torch.zeros(HUMMING_LOCKS, dtype=torch.int32, device=inp.wq.device)
+    return config, tensors, locks
+
+
+def humming_call(config, tensors, locks, inputs, input_scale=None):
+    from humming.forward import humming_forward
+
+    def call():
+        return humming_forward(
+            config, inputs=inputs, weight=tensors["weight"],
+            weight_scale=tensors.get("weight_scale"), zero_point=tensors.get("zero_point"),
+            bias=tensors.get("bias"), weight_scale_2=tensors.get("weight_scale_2"),
+            input_scale=input_scale, locks=locks, compute_config=HUMMING_COMPUTE_CONFIG)
+    return call
+
+
+def humming_activation_scales(config, inp):
+    """inp's activation scales in the form humming's kernel reads for this layer config."""
+    from humming import dtypes
+
+    if config.as_dtype == dtypes.float32:
+        # Hopper (no block-scaled MMA): one fp32 scale per 32 along K, (M, ceil(K/32)).
+        return e8m0_to_float32(inp.sa_lin).contiguous()
+    if config.as_dtype == dtypes.float8e8m0 and config.use_block_scaled_mma:
+        # Block-scaled MMA (sm_100+): E8M0 bytes, four groups to an int32, low byte first,
+        # (M, ceil(groups/4)) row-major (the compute config leaves use_m_major_input_scale off).
+        s = inp.sa_lin.view(torch.uint8)
+        s = torch.nn.functional.pad(s, (0, -s.shape[1] % 4), value=127)
+        return s.contiguous().view(torch.int32)
+    raise ValueError(f"unexpected activation scale dtype {config.as_dtype}")
+
+
+def m_humming_weight_only(inp):
+    why = humming_missing()
+    if why:
+        return None, why
+    try:
+        config, tensors, locks = humming_prepare(inp)
+        return humming_call(config, tensors, locks, inp.a_deq), None
+    except Exception as e:
+        return None, f"humming refused the weight: {first_line(e)}"
+
+
+def m_humming_mxfp8(inp):
+    why = humming_missing()
+    if why:
+        return None, why
+    try:
+        config, tensors, locks = humming_prepare(inp, HUMMING_MXFP8_INPUT_CONFIG)
+        scales = humming_activation_scales(config, inp)
+        return humming_call(config, tensors, locks, inp.aq, input_scale=scales), None
+    except Exception as e:
+        return None, f"humming refused MXFP8 x MXFP8: {first_line(e)}"
 
 
 METHODS = {
-    "mxgemm": (m_mxgemm, "exact"),
-    "mxgemm_weight_only": (m_mxgemm_weight_only, "exact"),
-    "cublas_bf16": (m_cublas_bf16, "exact"),
-    "dequant_eager_bf16": (m_dequant_eager_bf16, "exact"),
-    "dequant_mxgemm_bf16": (m_dequant_mxgemm_bf16, "exact"),
-    "fp8_per_tensor": (m_fp8_per_tensor, "coarse"),
-    "fp8_blockwise": (m_fp8_blockwise, "coarse"),
-    "triton_dot_scaled": (m_triton_dot_scaled, "exact"),
-    "humming": (m_humming, "exact"),
+    "mxgemm": Method(m_mxgemm, "exact"),
+    "mxgemm_weight_only": Method(m_mxgemm_weight_only, "weight_only"),
+    "cublas_bf16": Method(m_cublas_bf16, "exact"),
+    "dequant_eager_bf16": Method(m_dequant_eager_bf16, "exact"),
+    "dequant_mxgemm_bf16": Method(m_dequant_mxgemm_bf16, "exact"),
+    "fp8_per_tensor": Method(m_fp8_per_tensor, "coarse"),
+    "fp8_blockwise": Method(m_fp8_blockwise, "coarse"),
+    "triton_dot_scaled": Method(m_triton_dot_scaled, "exact"),
+    "humming_weight_only": Method(m_humming_weight_only, "weight_only", "auto"),
+    "humming_mxfp8": Method(m_humming_mxfp8, "exact", "auto"),
 }
+
+
+# ---- quantization methods ----------------------------------------------------------------------
+# Each takes the bf16 input x and returns (call, why): call() -> (codes, scales).
+
+def quantize_mxfp8_bytes(x):
+    """bf16/fp32 (R, K) -> (E4M3 codes (R, K), scale bytes (R, ceil(K/32)) uint8, linear): the
+    OCP FLOOR rule of MX_FORMAT.md as users write it in eager PyTorch. Per block of 32 along
+    K: amax; shared_exp = floor(log2(amax)) - 8 (E4M3's emax), clamped to [-127, 127], read
+    from amax's fp32 exponent field (a zero or subnormal amax lands below -127 and clamps to
+    byte 0, as the rule wants); scale byte shared_exp + 127; codes = round-to-nearest-even of
+    v * 2^-shared_exp (exact: a power of two), saturated to +-448. Code for code and byte for
+    byte equal to ops.quantize_mxfp8 on finite inputs. A block holding Inf or NaN gets scale
+    byte 0xFF (the whole block decodes to NaN) but its codes are left as the cast makes them."""
+    rows, k = x.shape
+    pad = -k % 32
+    xf = x.float()
+    if pad:  # a short last block: zeros change no amax
+        xf = torch.nn.functional.pad(xf, (0, pad))
+    blocks = xf.view(rows, -1, 32)
+    amax = blocks.abs().amax(dim=2, keepdim=True)
+    field = (amax.view(torch.int32) >> 23) & 0xFF  # biased exponent; 0 for zero and subnormals
+    shared = (field - (127 + 8)).clamp(-127, 127)
+    scales = torch.where(field == 0xFF, 0xFF, shared + 127).to(torch.uint8).view(rows, -1)
+    inv = ((127 - shared) << 23).view(torch.float32)  # 2^-shared, a normal fp32 for any block
+    codes = (blocks * inv).clamp(-448.0, 448.0).to(E4M3).view(rows, -1)
+    if pad:
+        codes = codes[:, :k].contiguous()
+    return codes, scales
+
+
+def eager_quantize_mxfp8(x):
+    """quantize_mxfp8_bytes with the scales as E8M0 (a free view; outside the function that
+    torch.compile compiles, since Inductor cannot bitcast to E8M0)."""
+    codes, scales = quantize_mxfp8_bytes(x)
+    return codes, scales.view(E8M0)
+
+
+def q_mxgemm(x):
+    return lambda: ops.quantize_mxfp8(x), None
+
+
+def q_eager(x):
+    return lambda: eager_quantize_mxfp8(x), None
+
+
+_COMPILED_QUANTIZE = []
+
+
+def q_compiled(x):
+    try:
+        if not _COMPILED_QUANTIZE:
+            # One compilation per shape: allow more than the default few recompilations.
+            for name in ("recompile_limit", "cache_size_limit"):
+                if hasattr(torch._dynamo.config, name):
+                    setattr(torch._dynamo.config, name,
+                            max(64, getattr(torch._dynamo.config, name)))
+            _COMPILED_QUANTIZE.append(torch.compile(quantize_mxfp8_bytes, dynamic=False))
+    except Exception as e:
+        return None, f"torch.compile unavailable: {first_line(e)}"
+    compiled = _COMPILED_QUANTIZE[0]
+
+    def call():
+        codes, scales = compiled(x)
+        return codes, scales.view(E8M0)
+    return call, None
+
+
+QUANT_METHODS = {
+    "mxgemm_quantize": Method(q_mxgemm, "codes"),
+    "eager_quantize": Method(q_eager, "codes"),
+    "compiled_quantize": Method(q_compiled, "codes", "auto"),
+}
+
+
+def quant_bytes(rows, k):
+    """Logical traffic of one quantization: bf16 in, E4M3 codes and one scale per 32 out."""
+    return rows * k * 2 + rows * k + rows * -(-k // 32)
 
 
 # ---- timing ------------------------------------------------------------------------------------
@@ -194,7 +451,7 @@ def time_graph(calls, calls_per_graph, reps):
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
         for call in calls:
-            call()  # warm-up, outside the graph (allocations, workspaces, autotuning)
+            call()  # warm-up, outside the graph (allocations, workspaces, autotuning, JIT)
     torch.cuda.current_stream().wait_stream(s)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
@@ -211,6 +468,41 @@ def time_graph(calls, calls_per_graph, reps):
         end.synchronize()
         times.append(start.elapsed_time(end) * 1e3 / calls_per_graph)
     return sorted(times)[len(times) // 2], times
+
+
+def time_events(calls, calls_per_rep, reps):
+    """As time_graph, for calls that cannot be captured in a CUDA graph: each rep launches
+    calls_per_rep calls (rotating) between two CUDA events, so the host's launch overhead
+    counts wherever it exceeds the GPU time (small shapes)."""
+    for call in calls:
+        call()  # warm-up (JIT, autotuning, allocations)
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for i in range(calls_per_rep):
+            calls[i % len(calls)]()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3 / calls_per_rep)
+    return sorted(times)[len(times) // 2], times
+
+
+def time_calls(calls, timing, reps):
+    """(median us, every rep's us, "graph" or "events", note) by a method's timing flag:
+    "graph", "events", or "auto" (a CUDA graph; if capture fails, the event loop)."""
+    per = max(len(calls), 10)
+    if timing == "events":
+        return (*time_events(calls, per, reps), "events", None)
+    try:
+        return (*time_graph(calls, per, reps), "graph", None)
+    except Exception as e:
+        if timing != "auto":
+            raise
+        torch.cuda.synchronize()
+        note = f"CUDA graph capture failed ({first_line(e)}); timed with CUDA events instead"
+        return (*time_events(calls, per, reps), "events", note)
 
 
 def rel_err(got, want):
@@ -235,6 +527,11 @@ def environment():
         versions["triton"] = triton.__version__
     except Exception:
         versions["triton"] = None
+    try:
+        from importlib.metadata import version
+        versions["humming"] = version("humming-kernels")
+    except Exception:
+        versions["humming"] = None
     return {
         "git_commit": run(["git", "-C", str(repo), "rev-parse", "HEAD"]),
         "gpu": {"name": props.name, "sms": props.multi_processor_count,
@@ -254,79 +551,255 @@ def progress(items, desc):
         return items
 
 
+class References:
+    """CHECK_SHAPE-like inputs and the references the methods are checked with, made once."""
+
+    def __init__(self, shape):
+        m, n, k = shape
+        self.shape = shape
+        self.inp = Inputs(m, n, k, seed=1)
+        inp = self.inp
+        # MXFP8 x MXFP8: the exact fp64 sum over the dequantized operands, rounded once.
+        self.exact = ops.mxfp8_scaled_mm_reference(inp.aq, inp.wq, inp.sa, inp.sw, 1.0,
+                                                   torch.float32)
+        # Weight-only: the bf16 activation a_deq x the dequantized weight, the reference of
+        # ops.mxfp8_weight_only_mm. a_deq is exactly dequant(aq, sa) (every E4M3 code times a
+        # power of two in range is a bf16), so this equals `exact` bit for bit: checked below.
+        self.weight_only = torch.from_numpy(mxgemm.mxfp8_weight_only_mm_reference(
+            to_numpy_bits(inp.a_deq), to_numpy_bits(inp.wq), to_numpy_bits(inp.sw), 1.0, "fp32"))
+        self.fp64 = inp.x.double().cpu() @ inp.w.double().cpu().T
+        self.references_agree = bool(torch.equal(self.exact, self.weight_only))
+
+    def want(self, kind):
+        return {"exact": self.exact, "weight_only": self.weight_only}.get(kind, self.fp64)
+
+
 def check_methods(methods):
-    """Every method on CHECK_SHAPE against the exact reference or the fp64 product."""
-    m, n, k = CHECK_SHAPE
-    inp = Inputs(m, n, k, seed=1)
-    exact = ops.mxfp8_scaled_mm_reference(inp.aq, inp.wq, inp.sa, inp.sw, 1.0, torch.float32)
-    fp64 = inp.x.double().cpu() @ inp.w.double().cpu().T
+    """Every method on CHECK_SHAPE (CHECK_SHAPE_ALIGNED where it cannot run that) against its
+    reference: verdict[name] = (status, why, relative error)."""
+    refs = {}
+
+    def references(shape):
+        if shape not in refs:
+            refs[shape] = References(shape)
+        return refs[shape]
+
+    first = references(CHECK_SHAPE)
+    print(f"check references: weight-only == MXFP8 x MXFP8 on {'x'.join(map(str, CHECK_SHAPE))}: "
+          f"{first.references_agree}")
     verdict = {}
     for name in methods:
-        make, kind = METHODS[name]
-        call, why = make(inp)
-        if call is None:
-            verdict[name] = ("unsupported", why, None)
+        method = METHODS[name]
+        tried = []
+        for shape in (CHECK_SHAPE, CHECK_SHAPE_ALIGNED):
+            ref = references(shape)
+            try:
+                call, why = method.make(ref.inp)
+                out = None if call is None else call().float().cpu()
+            except Exception as e:
+                out, why = None, first_line(e)
+            if out is not None:
+                break
+            tried.append(f"{'x'.join(map(str, shape))}: {why}")
+        if out is None:
+            verdict[name] = ("unsupported", "; ".join(tried), None)
+            print(f"check {name:22s} unsupported: {verdict[name][1]}")
             continue
-        out = call().float().cpu()
-        err = rel_err(out, exact if kind == "exact" else fp64)
-        limit = 1e-2 if kind == "exact" else 0.1
+        err = rel_err(out, ref.want(method.kind))
+        limit = 0.1 if method.kind == "coarse" else 1e-2
         ok = math.isfinite(err) and err < limit
-        verdict[name] = ("ok" if ok else "wrong", f"relative error {err:.2e} (limit {limit})", err)
+        where = f" on {'x'.join(map(str, shape))} ({tried[0]})" if tried else ""
+        verdict[name] = ("ok" if ok else "wrong",
+                         f"relative error {err:.2e} (limit {limit}){where}", err)
         print(f"check {name:22s} {verdict[name][1]} {'ok' if ok else 'WRONG'}")
+    return verdict, first.references_agree
+
+
+def quant_check_input(rows, k, seed):
+    """bf16 (rows, k) over every binade (bf16 subnormals to near bf16's max), with a zero block,
+    rounding ties (normal and subnormal) and values that saturate."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    nb = -(-k // 32)
+    exps = torch.randint(-135, 120, (rows, nb), generator=g, device="cuda").float()
+    x = torch.randn((rows, k), generator=g, device="cuda")
+    x = x * torch.exp2(exps).repeat_interleave(32, dim=1)[:, :k]
+    x[0, :32] = 0.0
+    # Block amax 464 -> shared_exp 0: 1.0625 and 1.1875 are ties (to 1.0 and 1.25), 2^-10 and
+    # 3 x 2^-10 subnormal ties (to 0 and 2^-8), 460 and 464 saturate to 448.
+    ties = [464.0, 460.0, 1.0625, 1.1875, -1.0625, -1.1875, 2.0 ** -10, 3 * 2.0 ** -10,
+            -3 * 2.0 ** -10, 2.0 ** -12, 256.0, -0.0]
+    x[1, :32] = 0.5
+    x[1, :len(ties)] = torch.tensor(ties, device="cuda")
+    return x.to(torch.bfloat16)
+
+
+def check_quantizers(methods):
+    """Every quantizer on QUANT_CHECK_SHAPE against ops.quantize_mxfp8, code for code and scale
+    for scale (ops.quantize_mxfp8 itself against the CPU reference)."""
+    rows, k = QUANT_CHECK_SHAPE
+    x = quant_check_input(rows, k, seed=3)
+    q_ref, s_ref = ops.quantize_mxfp8(x)
+    q_ref, s_ref = q_ref.view(torch.uint8).cpu(), ops.to_linear(s_ref, rows, k).view(torch.uint8).cpu()
+    shape = f"{rows}x{k}"
+    verdict = {}
+    for name in methods:
+        try:
+            if name == "mxgemm_quantize":
+                against = "mxgemm.quantize_mxfp8_reference"
+                q_np, s_np = mxgemm.quantize_mxfp8_reference(to_numpy_bits(x), layout="linear")
+                got_q, got_s = torch.from_numpy(q_np), torch.from_numpy(s_np)
+                want_q, want_s = q_ref, s_ref
+            else:
+                against = "ops.quantize_mxfp8"
+                call, why = QUANT_METHODS[name].make(x)
+                if call is None:
+                    verdict[name] = ("unsupported", why, None)
+                    print(f"check {name:22s} unsupported: {why}")
+                    continue
+                got_q, got_s = call()
+                got_q, got_s = got_q.view(torch.uint8).cpu(), got_s.view(torch.uint8).cpu()
+                want_q, want_s = q_ref, s_ref
+        except Exception as e:
+            verdict[name] = ("unsupported", first_line(e), None)
+            print(f"check {name:22s} unsupported: {verdict[name][1]}")
+            continue
+        if got_q.shape != want_q.shape or got_s.shape != want_s.shape:
+            verdict[name] = ("wrong", f"shapes {tuple(got_q.shape)}/{tuple(got_s.shape)}, "
+                                      f"{against} gives {tuple(want_q.shape)}/{tuple(want_s.shape)}",
+                             None)
+        else:
+            bad_q = int((got_q != want_q).sum())
+            bad_s = int((got_s != want_s).sum())
+            status = "ok" if bad_q == bad_s == 0 else "wrong"
+            verdict[name] = (status, f"{bad_q} codes and {bad_s} scales differ from {against} "
+                                     f"on {shape}", bad_q + bad_s)
+        print(f"check {name:22s} {verdict[name][1]} {'ok' if verdict[name][0] == 'ok' else 'WRONG'}")
     return verdict
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suite", choices=[*SUITES, "all"], default="all")
-    ap.add_argument("--methods", default=",".join(METHODS), help="comma list")
-    ap.add_argument("--reps", type=int, default=20, help="graph replays per method and shape")
-    ap.add_argument("--out", required=True, help="results JSON")
-    args = ap.parse_args(argv)
-    if not torch.cuda.is_available():
-        print("error: no CUDA device", file=sys.stderr)
-        return 2
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
-    unknown = [m for m in methods if m not in METHODS]
-    if unknown:
-        print(f"error: --methods: unknown {unknown}; known: {list(METHODS)}", file=sys.stderr)
-        return 2
-    suites = list(SUITES) if args.suite == "all" else [args.suite]
-    result = {"schema": SCHEMA, "created": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-              "command": " ".join([os.path.basename(sys.argv[0]), *(argv or sys.argv[1:])]),
-              **environment(), "runs": []}
-    verdict = check_methods(methods)
-    l2 = 60 << 20
+def time_run(run, calls, method, status, why, reps):
+    """Time calls into the record `run` (or record why they cannot be timed)."""
+    med, times, timing, note = time_calls(calls, method.timing, reps)
+    run.update(status=status, why=why, median_us=med, times_us=times, timing=timing)
+    if note:
+        run["timing_note"] = note
+    return med
+
+
+def run_gemm(suites, methods, reps, result):
+    verdict, agree = check_methods(methods)
+    result["checks"]["gemm"] = {
+        "shape": list(CHECK_SHAPE), "weight_only_reference_equals_mxfp8_reference": agree,
+        "methods": {name: {"status": v[0], "why": v[1], "rel_err": v[2]}
+                    for name, v in verdict.items()}}
     jobs = [(s, shape) for s in suites for shape in SUITES[s]]
     for suite, (m, n, k) in progress(jobs, "shapes"):
         first = Inputs(m, n, k, seed=m * 131 + n * 7 + k)
         # Input copies that together exceed 2x L2, so no call finds its operands cached.
-        copies = min(16, max(1, math.ceil(2 * l2 / first.bytes())))
+        copies = min(16, max(1, math.ceil(2 * L2_BYTES / first.bytes())))
         inputs = [first] + [Inputs(m, n, k, seed=m * 131 + n * 7 + k + c) for c in range(1, copies)]
         for name in methods:
+            method = METHODS[name]
             run = {"suite": suite, "method": name, "m": m, "n": n, "k": k}
-            status, why, _ = verdict[name]
-            made = [METHODS[name][0](x) for x in inputs] if status != "unsupported" else [(None, why)]
+            status, why, err = verdict[name]
+            if err is not None:
+                run["check_rel_err"] = err
+            made = [method.make(x) for x in inputs] if status != "unsupported" else [(None, why)]
             if any(call is None for call, _ in made):
                 run.update(status="unsupported", why=next(w for c, w in made if c is None) or why)
             else:
                 calls = [call for call, _ in made]
                 try:
-                    out = calls[0]()
+                    out = calls[0]()  # also the JIT compilation of methods that have one
                     if torch.isnan(out).any():
                         run.update(status="wrong", why="NaN in the output")
                     else:
-                        med, times = time_graph(calls, max(len(calls), 10), args.reps)
-                        run.update(status=status, why=why, median_us=med, times_us=times,
-                                   tflops=2.0 * m * n * k / (med * 1e-6) / 1e12)
+                        med = time_run(run, calls, method, status, why, reps)
+                        run["tflops"] = 2.0 * m * n * k / (med * 1e-6) / 1e12
                 except Exception as e:
-                    run.update(status="unsupported", why=f"{type(e).__name__}: {str(e).splitlines()[0]}")
+                    run.update(status="unsupported", why=first_line(e))
             result["runs"].append(run)
+            del made
         del first, inputs
         torch.cuda.empty_cache()
-    pathlib.Path(args.out).write_text(json.dumps(result, indent=1))
-    print(f"wrote {args.out} ({len(result['runs'])} runs)")
+
+
+def run_quant(methods, reps, result):
+    verdict = check_quantizers(methods)
+    result["checks"]["quant"] = {
+        "shape": list(QUANT_CHECK_SHAPE),
+        "methods": {name: {"status": v[0], "why": v[1], "mismatches": v[2]}
+                    for name, v in verdict.items()}}
+    for rows, k in progress(QUANT_SHAPES, "quant"):
+        nbytes = quant_bytes(rows, k)
+        copies = min(16, max(1, math.ceil(2 * L2_BYTES / (rows * k * 2))))
+        xs = []
+        for c in range(copies):
+            g = torch.Generator(device="cuda").manual_seed(rows * 131 + k + c)
+            xs.append(torch.randn((rows, k), generator=g, device="cuda").to(torch.bfloat16))
+        for name in methods:
+            method = QUANT_METHODS[name]
+            run = {"suite": QUANT_SUITE, "method": name, "m": rows, "n": 0, "k": k,
+                   "bytes": nbytes}
+            status, why, _ = verdict[name]
+            made = [method.make(x) for x in xs] if status != "unsupported" else [(None, why)]
+            if any(call is None for call, _ in made):
+                run.update(status="unsupported", why=next(w for c, w in made if c is None) or why)
+            else:
+                try:
+                    calls = [call for call, _ in made]
+                    calls[0]()  # torch.compile compiles here, before timing
+                    med = time_run(run, calls, method, status, why, reps)
+                    run["gbps"] = nbytes / (med * 1e-6) / 1e9
+                except Exception as e:
+                    run.update(status="unsupported", why=first_line(e))
+            result["runs"].append(run)
+            del made
+        del xs
+        torch.cuda.empty_cache()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--suite", choices=[*SUITES, QUANT_SUITE, "all"], default="all")
+    ap.add_argument("--methods", default=",".join(METHODS),
+                    help=f"comma list of GEMM methods, of {list(METHODS)}")
+    ap.add_argument("--quant-methods", default=",".join(QUANT_METHODS),
+                    help=f"comma list of quantization methods, of {list(QUANT_METHODS)}")
+    ap.add_argument("--reps", type=int, default=20, help="graph replays per method and shape")
+    ap.add_argument("--out", required=True, help="results JSON")
+    ap.add_argument("--append", action="store_true",
+                    help="merge into an existing --out (same GPU): its runs of the same suite, "
+                         "method and shape are replaced, the others kept")
+    args = ap.parse_args(argv)
+    if not torch.cuda.is_available():
+        print("error: no CUDA device", file=sys.stderr)
+        return 2
+    here = pathlib.Path(__file__).resolve().parent
+    sys.path.insert(0, str(here))
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    qmethods = [m.strip() for m in args.quant_methods.split(",") if m.strip()]
+    for flag, names, known in (("--methods", methods, METHODS),
+                               ("--quant-methods", qmethods, QUANT_METHODS)):
+        unknown = [m for m in names if m not in known]
+        if unknown:
+            print(f"error: {flag}: unknown {unknown}; known: {list(known)}", file=sys.stderr)
+            return 2
+    suites = [*SUITES, QUANT_SUITE] if args.suite == "all" else [args.suite]
+    result = {"schema": SCHEMA, "created": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+              "command": " ".join([os.path.basename(sys.argv[0]), *(argv or sys.argv[1:])]),
+              **environment(), "checks": {}, "runs": []}
+    gemm_suites = [s for s in suites if s in SUITES]
+    if gemm_suites and methods:
+        run_gemm(gemm_suites, methods, args.reps, result)
+    if QUANT_SUITE in suites and qmethods:
+        run_quant(qmethods, args.reps, result)
+    out = pathlib.Path(args.out)
+    if args.append and out.exists():
+        import report
+        result = report.merge(report.load(out), result)
+    out.write_text(json.dumps(result, indent=1))
+    print(f"wrote {out} ({len(result['runs'])} runs)")
     return 0
 
 

@@ -46,6 +46,16 @@ __device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
 
+// The dynamic shared memory `raw` advanced to the next multiple of kAlign (TMA swizzle
+// atoms need 1024). The offset is added to `raw` itself rather than computed through an
+// integer address, so the compiler still knows the result points to shared memory and
+// emits LDS/STS with 32-bit addresses instead of generic 64-bit LD/ST.
+template <typename T, int kAlign = 1024>
+__device__ __forceinline__ T& aligned_dynamic_smem(std::uint8_t* raw) {
+  const std::uint32_t pad = (kAlign - (smem_addr(raw) & (kAlign - 1))) & (kAlign - 1);
+  return *reinterpret_cast<T*>(raw + pad);
+}
+
 // --- mbarrier (PTX ISA 9.7.13.15) --------------------------------------------------------
 __device__ __forceinline__ void mbarrier_init(std::uint64_t* bar, std::uint32_t count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count));
@@ -110,6 +120,15 @@ __device__ __forceinline__ void setmaxnreg_dec() {
 // e.g. the math warpgroups without the producer.
 __device__ __forceinline__ void named_barrier_sync(std::uint32_t id, std::uint32_t count) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+
+// --- programmatic dependent launch (PTX ISA 9.7.12.x, griddepcontrol) --------------------
+// A kernel launched with cudaLaunchAttributeProgrammaticStreamSerialization may start while
+// the previous kernel of the stream still runs; it must wait before reading that kernel's
+// output. The previous kernel lets it start early by signalling launch_dependents.
+__device__ __forceinline__ void griddepcontrol_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+__device__ __forceinline__ void griddepcontrol_launch_dependents() {
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
 // --- wgmma (PTX ISA 9.7.15) ---------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include "cuda/sm90/activation_prepass.hpp"
 
 #include "core/check.hpp"
+#include "cuda/common/ptx.cuh"
 #include "cuda/sm90/mainloop.cuh"
 #include "mxgemm/layout.hpp"
 
@@ -11,6 +12,10 @@ namespace mxgemm::sm90 {
 namespace {
 
 constexpr int kThreads = 128;
+// The streaming kernel starts while this pre-pass runs (programmatic dependent launch) and
+// keeps one 640-thread CTA with up to 96 registers per thread on every SM: at 2 CTAs per SM
+// worth of registers (32 per thread) a pre-pass CTA fits beside it instead of delaying it.
+constexpr int kMinCtasPerSm = 16;
 
 struct PrepassParams {
   const std::uint8_t* a;
@@ -22,7 +27,8 @@ struct PrepassParams {
 };
 
 template <DType kElem>
-__global__ void __launch_bounds__(kThreads) activation_prepass_kernel(const PrepassParams p) {
+__global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_prepass_kernel(const PrepassParams p) {
+  ptx::griddepcontrol_launch_dependents();
   const std::int64_t idx = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   if (idx >= static_cast<std::int64_t>(p.m) * p.blocks) return;
   const int row = static_cast<int>(idx / p.blocks), blk = static_cast<int>(idx % p.blocks);
@@ -51,7 +57,8 @@ struct WidePrepassParams {
   std::int64_t out_stride;  // elements
 };
 
-__global__ void __launch_bounds__(kThreads) wide_prepass_kernel(const WidePrepassParams p) {
+__global__ void __launch_bounds__(kThreads, kMinCtasPerSm) wide_prepass_kernel(const WidePrepassParams p) {
+  ptx::griddepcontrol_launch_dependents();
   const std::int64_t idx = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   if (idx >= static_cast<std::int64_t>(p.m) * p.blocks) return;
   const int row = static_cast<int>(idx / p.blocks), blk = static_cast<int>(idx % p.blocks);

@@ -107,8 +107,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
                            const __grid_constant__ Mxfp8GemmParams p) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ std::uint8_t smem_raw[];
-  auto& smem = *reinterpret_cast<Mxfp8GemmSmem*>(
-      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
+  auto& smem = ptx::aligned_dynamic_smem<Mxfp8GemmSmem>(smem_raw);
   const int warpgroup = threadIdx.x / 128;
   const int lane = threadIdx.x & 31;
   const int num_tiles = p.tiles_m * p.tiles_n;

@@ -28,8 +28,11 @@ struct StreamGemmConfig {
   // pair of stages is summed in a fresh accumulator and added into the result exactly.
   static constexpr int kStagesPerPromotion = 2;
   static constexpr int kAccRegs = kMPad / 2;
-  // Partial tiles summed per L2 round trip in the stream-K fixup (registers permitting).
-  static constexpr int kFixupBatch = kAccRegs <= 8 ? 2 : 1;
+  // Partial tiles read per L2 round trip in the stream-K fixup, as many as the registers
+  // left at that point hold without spilling (measured with ptxas): a tile split over 16 CTAs
+  // took 16 serial round trips (~1 us each) at one a time.
+  static constexpr int kFixupRegs = kMathWarpgroups == 4 ? 32 : 64;
+  static constexpr int kFixupBatch = kFixupRegs / kAccRegs < 1 ? 1 : kFixupRegs / kAccRegs;
   static constexpr int kProducerRegs = 40;
   static constexpr int kMathRegs = kMathWarpgroups == 4 ? 104 : 232;
   // setmaxnreg only moves registers within what the CTA was launched with: the compile-time

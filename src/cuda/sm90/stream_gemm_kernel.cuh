@@ -100,8 +100,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
   static_assert(sizeof(StreamGemmSmem<kMPad>) + 1023 <= Cfg::kSmemBytes,
                 "the smem layout plus alignment slack must fit the dynamic allocation");
   extern __shared__ std::uint8_t smem_raw[];
-  auto& smem = *reinterpret_cast<StreamGemmSmem<kMPad>*>(
-      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
+  auto& smem = ptx::aligned_dynamic_smem<StreamGemmSmem<kMPad>>(smem_raw);
   const int lane = threadIdx.x & 31;
   const StreamSchedule sched{p.units, p.ctas, p.k_stages};
   const std::int64_t u_begin = sched.begin(blockIdx.x), u_end = sched.begin(blockIdx.x + 1);
@@ -122,18 +121,32 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
       ptx::prefetch_tensor_map(&tma_w);
       ptx::prefetch_tensor_map(&tma_x);
       ptx::prefetch_tensor_map(&p.sw.map);
-      RingIndex<Cfg::kStages> st;
-      for (std::int64_t u = u_begin; u < u_end; ++u, st.advance()) {
+      // The weight and its scales of unit u into stage `s` (the barrier expects the
+      // activation tile too).
+      auto load_weight = [&](std::int64_t u, int s) {
         const int tile = static_cast<int>(u / p.k_stages), ks = static_cast<int>(u % p.k_stages);
-        ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
-        ptx::mbarrier_arrive_expect_tx(&smem.full[st.index],
+        ptx::mbarrier_arrive_expect_tx(&smem.full[s],
                                        Cfg::kStageBytes + Cfg::kScaleChunks * kScaleChunkBytes);
         for (int c = 0; c < Cfg::kScaleChunks; ++c)
-          ptx::tma_load_2d(smem.scales[st.index] + c * kScaleChunkBytes, &p.sw.map, &smem.full[st.index], 0,
+          ptx::tma_load_2d(smem.scales[s] + c * kScaleChunkBytes, &p.sw.map, &smem.full[s], 0,
                            scale_chunk_row(tile * Cfg::kScaleChunks + c, p.sw.col_tiles, ks));
-        ptx::tma_load_2d(smem.w[st.index], &tma_w, &smem.full[st.index], ks * kStageK,
-                         tile * Cfg::kBlockN);
-        ptx::tma_load_2d(smem.x[st.index], &tma_x, &smem.full[st.index], ks * kStageK * 2, 0);
+        ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * kStageK, tile * Cfg::kBlockN);
+      };
+      auto load_activation = [&](std::int64_t u, int s) {
+        ptx::tma_load_2d(smem.x[s], &tma_x, &smem.full[s], static_cast<int>(u % p.k_stages) * kStageK * 2, 0);
+      };
+      // The first stages' weights stream while the activation pre-pass still runs (this
+      // kernel is a programmatic dependent launch); its output is read only after the wait.
+      const int prologue = static_cast<int>(u_end - u_begin < Cfg::kStages ? u_end - u_begin : Cfg::kStages);
+      for (int s = 0; s < prologue; ++s) load_weight(u_begin + s, s);
+      ptx::griddepcontrol_wait();
+      for (int s = 0; s < prologue; ++s) load_activation(u_begin + s, s);
+      RingIndex<Cfg::kStages> st;
+      for (int s = 0; s < prologue; ++s) st.advance();
+      for (std::int64_t u = u_begin + prologue; u < u_end; ++u, st.advance()) {
+        ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
+        load_weight(u, st.index);
+        load_activation(u, st.index);
       }
     }
     return;
@@ -153,8 +166,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
   std::uint32_t frag[kK16PerStage][4];
 
   // The previous stage's wgmmas are complete: its weight and activation may be overwritten.
+  // No proxy fence: the weight's generic loads have completed (their values fed those
+  // wgmmas), and a fence here costs a MEMBAR.ALL.CTA per stage.
   auto release_previous_stage = [&] {
-    ptx::fence_proxy_async_smem();  // generic reads of the weight before the next TMA write
     __syncwarp();
     if (lane == 0) ptx::mbarrier_arrive(&smem.empty[st.behind(1)]);
   };
@@ -236,32 +250,23 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
 #pragma unroll
     for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] = 0.0f;
     // Partials are added in CTA order, so the sum does not depend on which CTA finished
-    // last; where registers allow, kFixupBatch CTAs' partials are read per L2 round trip.
-    if constexpr (Cfg::kFixupBatch == 1) {
-      for (int c = c_lo; c <= c_hi; ++c) {
-        const float* part = p.partials + static_cast<std::int64_t>(sched.partial_slot(c, tile)) * slot_size;
+    // last. kFixupBatch CTAs' partials are read per L2 round trip, this CTA's own included
+    // (re-read rather than kept in registers, which the batch needs).
+    for (int c0 = c_lo; c0 <= c_hi; c0 += Cfg::kFixupBatch) {
+      float v[Cfg::kFixupBatch][Cfg::kAccRegs];
 #pragma unroll
-        for (int r = 0; r < Cfg::kAccRegs; ++r)
-          sum[r] += c == static_cast<int>(blockIdx.x) ? result[r] : __ldcg(part + r * Cfg::kMathThreads + math_tid);
+      for (int b = 0; b < Cfg::kFixupBatch; ++b) {
+        if (c0 + b > c_hi) continue;
+        const float* part =
+            p.partials + static_cast<std::int64_t>(sched.partial_slot(c0 + b, tile)) * slot_size;
+#pragma unroll
+        for (int r = 0; r < Cfg::kAccRegs; ++r) v[b][r] = __ldcg(part + r * Cfg::kMathThreads + math_tid);
       }
-    } else {
-      for (int c0 = c_lo; c0 <= c_hi; c0 += Cfg::kFixupBatch) {
-        float v[Cfg::kFixupBatch][Cfg::kAccRegs];
 #pragma unroll
-        for (int b = 0; b < Cfg::kFixupBatch; ++b) {
-          const int c = c0 + b;
-          if (c > c_hi) continue;
-          const float* part = p.partials + static_cast<std::int64_t>(sched.partial_slot(c, tile)) * slot_size;
+      for (int b = 0; b < Cfg::kFixupBatch; ++b) {
+        if (c0 + b > c_hi) continue;
 #pragma unroll
-          for (int r = 0; r < Cfg::kAccRegs; ++r)
-            v[b][r] = c == static_cast<int>(blockIdx.x) ? result[r] : __ldcg(part + r * Cfg::kMathThreads + math_tid);
-        }
-#pragma unroll
-        for (int b = 0; b < Cfg::kFixupBatch; ++b) {
-          if (c0 + b > c_hi) continue;
-#pragma unroll
-          for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] += v[b][r];
-        }
+        for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] += v[b][r];
       }
     }
     store_tile_transposed(p, sum, alpha, n0, lane);

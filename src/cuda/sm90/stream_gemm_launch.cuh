@@ -28,8 +28,20 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x,
                               detail::concat(">= ", Cfg::kRegisterBudget, " per CTA"),
                               attr.numRegs * Cfg::kThreads);
   });
-  kernel<<<p.ctas, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(tma_w, tma_x, p);
-  MXGEMM_CUDA_CHECK(cudaGetLastError());
+  // A programmatic dependent launch: the kernel starts streaming the weight while the
+  // activation pre-pass, launched just before on this stream, still runs (the kernel waits
+  // for it before its first activation load).
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(p.ctas));
+  config.blockDim = dim3(Cfg::kThreads);
+  config.dynamicSmemBytes = Cfg::kSmemBytes;
+  config.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = attr;
+  config.numAttrs = 1;
+  MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, tma_w, tma_x, p));
 }
 
 template <int kMPad>
