@@ -24,9 +24,13 @@ struct PrepassParams {
   int m, k, blocks;
   std::uint16_t* out;
   std::int64_t out_stride;  // elements
+  float* scales_out;        // codes form only
+  std::int64_t scales_stride;
 };
 
-template <DType kElem>
+// kCodes: write fp16 codes and the block scales as fp32 to p.scales_out[blk][row] (the
+// streaming kernel applies them after the MMA); otherwise bf16 values code * scale.
+template <DType kElem, bool kCodes>
 __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_prepass_kernel(const PrepassParams p) {
   ptx::griddepcontrol_launch_dependents();
   const std::int64_t idx = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
@@ -40,8 +44,14 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_prepass_ke
   const uint4 hi = whole ? __ldg(reinterpret_cast<const uint4*>(src + 16)) : make_uint4(0, 0, 0, 0);
   const std::uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
   const ScaleRow scale_row(p.sa, row, p.m, p.blocks);
+  const float scale = cuda::e8m0_to_float(scale_row.load(blk));
   uint4 out[4];
-  dequant_block_permuted<kElem>(w, cuda::e8m0_to_float(scale_row.load(blk)), out);
+  if constexpr (kCodes) {
+    codes_block_permuted<kElem>(w, out);
+    p.scales_out[static_cast<std::int64_t>(blk) * p.scales_stride + row] = scale;
+  } else {
+    dequant_block_permuted<kElem>(w, scale, out);
+  }
   uint4* dst = reinterpret_cast<uint4*>(p.out + row * p.out_stride + blk * 32);
 #pragma unroll
   for (int t = 0; t < 4; ++t) dst[t] = out[t];
@@ -95,8 +105,11 @@ void launch_activation_prepass(const ConstMatrixView& a, std::uint16_t* out, std
   MXGEMM_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_activation_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
-                               cudaStream_t stream) {
+namespace {
+
+template <bool kCodes>
+void launch_mx_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
+                       float* scales_out, std::int64_t scales_stride, cudaStream_t stream) {
   PrepassParams p{};
   p.a = static_cast<const std::uint8_t*>(a.data.data);
   p.a_stride = a.data.row_stride;
@@ -107,13 +120,27 @@ void launch_activation_prepass(const ConstMxOperand& a, std::uint16_t* out, std:
   p.blocks = static_cast<int>(scale_cols(p.k));
   p.out = out;
   p.out_stride = out_stride;
+  p.scales_out = scales_out;
+  p.scales_stride = scales_stride;
   const std::int64_t work = static_cast<std::int64_t>(p.m) * p.blocks;
   const unsigned grid = static_cast<unsigned>(ceil_div(work, kThreads));
   if (a.data.dtype == DType::E4M3)
-    activation_prepass_kernel<DType::E4M3><<<grid, kThreads, 0, stream>>>(p);
+    activation_prepass_kernel<DType::E4M3, kCodes><<<grid, kThreads, 0, stream>>>(p);
   else
-    activation_prepass_kernel<DType::E5M2><<<grid, kThreads, 0, stream>>>(p);
+    activation_prepass_kernel<DType::E5M2, kCodes><<<grid, kThreads, 0, stream>>>(p);
   MXGEMM_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+void launch_activation_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
+                               cudaStream_t stream) {
+  launch_mx_prepass<false>(a, out, out_stride, nullptr, 0, stream);
+}
+
+void launch_activation_codes_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
+                                     float* scales, std::int64_t scales_stride, cudaStream_t stream) {
+  launch_mx_prepass<true>(a, out, out_stride, scales, scales_stride, stream);
 }
 
 }  // namespace mxgemm::sm90

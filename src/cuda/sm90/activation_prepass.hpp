@@ -16,6 +16,11 @@ namespace mxgemm::sm90 {
 void launch_activation_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
                                cudaStream_t stream);
 
+// a -> its fp16 codes (unscaled, exact) in the same layout, and its block scales as fp32 in
+// scales[blk * scales_stride + row] (blk < ceil(K/32), row < M).
+void launch_activation_codes_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
+                                     float* scales, std::int64_t scales_stride, cudaStream_t stream);
+
 // The weight-only GEMM's activation: a (M x K BF16, validated) -> the same permuted layout,
 // values unchanged (no rounding: bf16 in, bf16 out).
 void launch_activation_prepass(const ConstMatrixView& a, std::uint16_t* out, std::int64_t out_stride,

@@ -99,27 +99,43 @@ __device__ __forceinline__ int sw128_offset(int row, int chunk) {
   return row * 128 + ((chunk ^ (row & 7)) << 4);
 }
 
-// One 32-element block (8 words of 4 physical fp8 codes) -> four 16-byte chunks of bf16 in
-// the logical order: chunk t = (h, i) holds the pairs of words h, 2+h, 4+h, 6+h.
-template <DType kElem>
-__device__ __forceinline__ void dequant_block_permuted(const std::uint32_t (&w)[8], float scale,
+// One 32-element block (8 words of 4 physical fp8 codes) -> four 16-byte chunks of 16-bit
+// pairs in the logical order: chunk t = (h, i) holds the pairs of words h, 2+h, 4+h, 6+h;
+// convert(pair) makes one 16-bit pair of two codes.
+template <typename Convert>
+__device__ __forceinline__ void convert_block_permuted(const std::uint32_t (&w)[8], Convert convert,
                                                        uint4 (&out)[4]) {
 #pragma unroll
   for (int t = 0; t < 4; ++t) {
     const int h = t >> 1, i = t & 1;
-    out[t].x = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[h], i), scale);
-    out[t].y = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[2 + h], i), scale);
-    out[t].z = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[4 + h], i), scale);
-    out[t].w = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[6 + h], i), scale);
+    out[t].x = convert(cuda::byte_pair(w[h], i));
+    out[t].y = convert(cuda::byte_pair(w[2 + h], i));
+    out[t].z = convert(cuda::byte_pair(w[4 + h], i));
+    out[t].w = convert(cuda::byte_pair(w[6 + h], i));
   }
+}
+
+// The block as bf16 values code * scale.
+template <DType kElem>
+__device__ __forceinline__ void dequant_block_permuted(const std::uint32_t (&w)[8], float scale,
+                                                       uint4 (&out)[4]) {
+  convert_block_permuted(w, [&](std::uint16_t pair) { return cuda::dequant_pair_bf16x2<kElem>(pair, scale); },
+                         out);
+}
+
+// The block as fp16 codes, unscaled (exact: every E4M3/E5M2 code is an fp16 value).
+template <DType kElem>
+__device__ __forceinline__ void codes_block_permuted(const std::uint32_t (&w)[8], uint4 (&out)[4]) {
+  convert_block_permuted(w, [](std::uint16_t pair) { return cuda::fp8x2_to_f16x2<kElem>(pair); }, out);
 }
 
 // Loads this thread's register-A fragment of one stage from a 64B-swizzled fp8 tile: rows
 // `row` and `row` + 8, lane quad q, both scale blocks; frag[k16][4] in wgmma register-A order.
-template <DType kElem>
-__device__ __forceinline__ void load_fragment(const std::uint8_t* src, int row, int q,
-                                              const float (&scale)[2][2],
-                                              std::uint32_t (&frag)[kK16PerStage][4]) {
+// convert(pair, blk, half) makes the 16-bit pair of two codes of scale block blk (0, 1) of
+// row `row` + 8 * half.
+template <typename Convert>
+__device__ __forceinline__ void load_fragment_with(const std::uint8_t* src, int row, int q, Convert convert,
+                                                   std::uint32_t (&frag)[kK16PerStage][4]) {
 #pragma unroll
   for (int blk = 0; blk < 2; ++blk) {
 #pragma unroll
@@ -127,13 +143,31 @@ __device__ __forceinline__ void load_fragment(const std::uint8_t* src, int row, 
       const int r = row + 8 * half;
       const uint2 v = *reinterpret_cast<const uint2*>(src + sw64_offset(r, 2 * blk + (q >> 1)) +
                                                       ((q & 1) << 3));
-      const float s = scale[half][blk];
-      frag[2 * blk][half] = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(v.x, 0), s);
-      frag[2 * blk][2 + half] = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(v.x, 1), s);
-      frag[2 * blk + 1][half] = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(v.y, 0), s);
-      frag[2 * blk + 1][2 + half] = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(v.y, 1), s);
+      frag[2 * blk][half] = convert(cuda::byte_pair(v.x, 0), blk, half);
+      frag[2 * blk][2 + half] = convert(cuda::byte_pair(v.x, 1), blk, half);
+      frag[2 * blk + 1][half] = convert(cuda::byte_pair(v.y, 0), blk, half);
+      frag[2 * blk + 1][2 + half] = convert(cuda::byte_pair(v.y, 1), blk, half);
     }
   }
+}
+
+// The fragment as exact bf16 values, code * block scale.
+template <DType kElem>
+__device__ __forceinline__ void load_fragment(const std::uint8_t* src, int row, int q,
+                                              const float (&scale)[2][2],
+                                              std::uint32_t (&frag)[kK16PerStage][4]) {
+  load_fragment_with(
+      src, row, q,
+      [&](std::uint16_t pair, int blk, int half) { return cuda::dequant_pair_bf16x2<kElem>(pair, scale[half][blk]); },
+      frag);
+}
+
+// The fragment as fp16 codes, the block scales left to the caller.
+template <DType kElem>
+__device__ __forceinline__ void load_fragment_codes(const std::uint8_t* src, int row, int q,
+                                                    std::uint32_t (&frag)[kK16PerStage][4]) {
+  load_fragment_with(
+      src, row, q, [](std::uint16_t pair, int, int) { return cuda::fp8x2_to_f16x2<kElem>(pair); }, frag);
 }
 
 // The fp32 block scales of this thread's two fragment rows (tile rows `row`, `row` + 8) for

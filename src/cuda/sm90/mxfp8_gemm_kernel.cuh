@@ -22,7 +22,7 @@
 #include <cstdint>
 
 #include "cuda/common/ptx.cuh"
-#include "cuda/common/wgmma_bf16.cuh"
+#include "cuda/common/wgmma_rs.cuh"
 #include "cuda/sm90/mainloop.cuh"
 #include "cuda/sm90/mxfp8_gemm_config.cuh"
 #include "cuda/sm90/mxfp8_gemm_params.hpp"

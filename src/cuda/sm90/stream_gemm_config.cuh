@@ -6,10 +6,19 @@
 
 namespace mxgemm::sm90 {
 
-template <int kMPad_>
+template <int kMPad_, bool kCodes_ = false>
 struct StreamGemmConfig {
   // Activation rows per CTA, padded: the N of the m64nNk16 wgmma (D^T = W x X^T).
   static constexpr int kMPad = kMPad_;
+  // How the operands reach the tensor cores.
+  //  false: bf16 values. The weight is dequantized (code * scale) into the bf16 fragment and
+  //         the activation comes as bf16 values; a stage pair is summed per promotion.
+  //  true:  fp16 codes. Both operands enter as their exact fp16 codes, one fresh fp16 wgmma
+  //         accumulator per 32-wide scale block, and the product of the two block scales is
+  //         applied once per accumulator (FMUL + FFMA). For narrow activations that is a
+  //         quarter of the per-element dequantization work, which bounds the issue rate;
+  //         it needs MX activations (codes + scales) and registers for two partials.
+  static constexpr bool kCodes = kCodes_;
   // Each math warpgroup works through one stage as a chain (wait for its wgmmas, dequantize,
   // issue the next), so a CTA needs several of them to keep HBM busy; narrow activations
   // leave the registers for four, the wide ones for two.
@@ -20,7 +29,9 @@ struct StreamGemmConfig {
   static constexpr int kThreads = 128 + kMathThreads;  // producer warpgroup + math
   static constexpr int kStageBytesW = kBlockN * kStageK;  // fp8 weight rows
   static constexpr int kStageBytesX = kMPad * kStageK * 2;  // bf16 activation rows
-  static constexpr int kStageBytes = kStageBytesW + kStageBytesX;
+  // Codes form: the activation's fp32 block scales of the stage, [2 blocks][kMPad].
+  static constexpr int kStageBytesSx = kCodes ? 2 * kMPad * 4 : 0;
+  static constexpr int kStageBytes = kStageBytesW + kStageBytesX + kStageBytesSx;
   // As deep as shared memory allows, up to 8: each SM keeps 64 KB or more of weights in
   // flight, which HBM needs to stream at full rate.
   static constexpr int kStages = (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
@@ -45,6 +56,9 @@ struct StreamGemmConfig {
 
   static_assert(kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128,
                 "activation rows are padded to a generated wgmma width (16, 32, 64, 128)");
+  static_assert(!kCodes || kMPad == 16,
+                "the codes form keeps two block partials and two fragments in registers: "
+                "built for 16 activation rows");
   static_assert(kBlockN % 128 == 0 && kBlockN <= 256, "whole scale chunks; one TMA box of rows");
   static_assert(kStageBytesX % 1024 == 0 && kStageBytesW % 1024 == 0,
                 "every stage buffer must start on a 1024-byte swizzle boundary");

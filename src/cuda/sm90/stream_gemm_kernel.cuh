@@ -25,9 +25,10 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/common/ptx.cuh"
-#include "cuda/common/wgmma_bf16.cuh"
+#include "cuda/common/wgmma_rs.cuh"
 #include "cuda/sm90/mainloop.cuh"
 #include "cuda/sm90/mxfp8_gemm_params.hpp"
 #include "cuda/sm90/stream_gemm_config.cuh"
@@ -35,12 +36,14 @@
 
 namespace mxgemm::sm90 {
 
-template <int kMPad>
+template <int kMPad, bool kCodes>
 struct alignas(1024) StreamGemmSmem {
-  using Cfg = StreamGemmConfig<kMPad>;
+  using Cfg = StreamGemmConfig<kMPad, kCodes>;
   std::uint8_t w[Cfg::kStages][Cfg::kStageBytesW];  // fp8, 64B-swizzled by TMA
-  std::uint8_t x[Cfg::kStages][Cfg::kStageBytesX];  // bf16, 128B-swizzled by TMA, K-major
+  std::uint8_t x[Cfg::kStages][Cfg::kStageBytesX];  // bf16 or fp16, 128B-swizzled by TMA, K-major
   std::uint8_t scales[Cfg::kStages][Cfg::kScaleChunks * kScaleChunkBytes];  // (mainloop.cuh)
+  // Codes form: the activation's block scales, fp32 [2][kMPad] per stage (TMA, 16B aligned).
+  alignas(16) float sx[Cfg::kStages][kCodes ? 2 * kMPad : 4];
   std::uint64_t full[Cfg::kStages];   // TMA -> math: stage landed
   std::uint64_t empty[Cfg::kStages];  // math -> TMA: the stage's wgmmas have completed
   int last_arrival;                   // fixup: this CTA sums the tile's partials
@@ -88,19 +91,23 @@ __device__ __forceinline__ void store_tile_transposed(const StreamGemmParams& p,
   }
 }
 
-template <int kMPad, DType kElemW>
-__global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
+// tma_sx: the codes form's activation block scales (fp32 rows of kMPad per 32-block);
+// unused in the values form.
+template <int kMPad, DType kElemW, bool kCodes>
+__global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     stream_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_w,
                             const __grid_constant__ CUtensorMap tma_x,
+                            const __grid_constant__ CUtensorMap tma_sx,
                             const __grid_constant__ StreamGemmParams p) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using Cfg = StreamGemmConfig<kMPad>;
-  using Mma = ptx::WgmmaBf16Rs<kMPad>;
+  using Cfg = StreamGemmConfig<kMPad, kCodes>;
+  using Mma = std::conditional_t<kCodes, ptx::WgmmaF16Rs<kMPad>, ptx::WgmmaBf16Rs<kMPad>>;
+  using Smem = StreamGemmSmem<kMPad, kCodes>;
   static_assert(Mma::kAccRegs == Cfg::kAccRegs, "accumulator size mismatch");
-  static_assert(sizeof(StreamGemmSmem<kMPad>) + 1023 <= Cfg::kSmemBytes,
+  static_assert(sizeof(Smem) + 1023 <= Cfg::kSmemBytes,
                 "the smem layout plus alignment slack must fit the dynamic allocation");
   extern __shared__ std::uint8_t smem_raw[];
-  auto& smem = ptx::aligned_dynamic_smem<StreamGemmSmem<kMPad>>(smem_raw);
+  auto& smem = ptx::aligned_dynamic_smem<Smem>(smem_raw);
   const int lane = threadIdx.x & 31;
   const StreamSchedule sched{p.units, p.ctas, p.k_stages};
   const std::int64_t u_begin = sched.begin(blockIdx.x), u_end = sched.begin(blockIdx.x + 1);
@@ -121,6 +128,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
       ptx::prefetch_tensor_map(&tma_w);
       ptx::prefetch_tensor_map(&tma_x);
       ptx::prefetch_tensor_map(&p.sw.map);
+      if constexpr (kCodes) ptx::prefetch_tensor_map(&tma_sx);
       // The weight and its scales of unit u into stage `s` (the barrier expects the
       // activation tile too).
       auto load_weight = [&](std::int64_t u, int s) {
@@ -133,7 +141,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
         ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * kStageK, tile * Cfg::kBlockN);
       };
       auto load_activation = [&](std::int64_t u, int s) {
-        ptx::tma_load_2d(smem.x[s], &tma_x, &smem.full[s], static_cast<int>(u % p.k_stages) * kStageK * 2, 0);
+        const int ks = static_cast<int>(u % p.k_stages);
+        ptx::tma_load_2d(smem.x[s], &tma_x, &smem.full[s], ks * kStageK * 2, 0);
+        if constexpr (kCodes) ptx::tma_load_2d(smem.sx[s], &tma_sx, &smem.full[s], 0, 2 * ks);
       };
       // The first stages' weights stream while the activation pre-pass still runs (this
       // kernel is a programmatic dependent launch); its output is read only after the wait.
@@ -161,9 +171,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
   const float alpha = __ldg(p.alpha);
 
   RingIndex<Cfg::kStages> st;
-  float result[Cfg::kAccRegs];   // fp32 sum of the promoted partials
-  float partial[Cfg::kAccRegs];  // wgmma accumulator of the current promotion group
-  std::uint32_t frag[kK16PerStage][4];
+  float result[Cfg::kAccRegs];  // fp32 sum of the promoted partials
 
   // The previous stage's wgmmas are complete: its weight and activation may be overwritten.
   // No proxy fence: the weight's generic loads have completed (their values fed those
@@ -172,6 +180,12 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
     __syncwarp();
     if (lane == 0) ptx::mbarrier_arrive(&smem.empty[st.behind(1)]);
   };
+  auto weight_scales = [&](int stage, int ks, float (&sw)[2][2]) {
+    fragment_scales(smem.scales[stage] + (w_row / 128) * kScaleChunkBytes, w_row % 128, ks, p.scale_cols, sw);
+  };
+
+  // ---- values form: one fragment, a stage pair per promotion --------------------------------
+  float partial[Cfg::kAccRegs];  // wgmma accumulator of the current promotion group
   auto promote = [&] {
 #pragma unroll
     for (int i = 0; i < Cfg::kAccRegs; ++i) {
@@ -179,22 +193,13 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
       result[i] += partial[i];
     }
   };
-
-  for (std::int64_t u = u_begin; u < u_end;) {
-    const int tile = static_cast<int>(u / p.k_stages);
-    const int ks0 = static_cast<int>(u % p.k_stages);
-    const int ks_end = static_cast<int>(
-        u_end - u < p.k_stages - ks0 ? ks0 + (u_end - u) : p.k_stages);
-    const int n_tile0 = tile * Cfg::kBlockN;
-#pragma unroll
-    for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
-
+  auto mainloop_values = [&](int ks0, int ks_end) {
+    std::uint32_t frag[kK16PerStage][4];
     for (int ks = ks0; ks < ks_end; ++ks) {
       const int i = ks - ks0;
       ptx::mbarrier_wait(&smem.full[st.index], st.phase);
       float sw[2][2];
-      fragment_scales(smem.scales[st.index] + (w_row / 128) * kScaleChunkBytes, w_row % 128, ks,
-                      p.scale_cols, sw);
+      weight_scales(st.index, ks, sw);
       // The fragment registers of in-flight wgmmas must not be rewritten (ptxas would
       // serialize every wgmma): finish the previous stage first, then free it.
       if (i > 0) {
@@ -221,6 +226,81 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad>::kThreads, 1)
     ptx::wgmma_wait<0>();
     promote();
     release_previous_stage();
+  };
+
+  // ---- codes form: two fragments (by stage parity), one partial per scale block -------------
+  // The next stage's fragment is converted while the previous stage's wgmmas run; their
+  // partials are then scaled into the result and the stage freed.
+  float block_partial[2][Cfg::kAccRegs];
+  auto promote_blocks = [&](int stage, int ks) {
+    float sw[2][2];
+    weight_scales(stage, ks, sw);
+#pragma unroll
+    for (int blk = 0; blk < 2; ++blk) {
+#pragma unroll
+      for (int j = 0; j < Cfg::kAccRegs / 4; ++j) {
+        const float2 sx = *reinterpret_cast<const float2*>(&smem.sx[stage][blk * kMPad + 8 * j + 2 * q]);
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          float& p0 = block_partial[blk][4 * j + 2 * half];
+          float& p1 = block_partial[blk][4 * j + 2 * half + 1];
+          ptx::fence_operand(p0);
+          ptx::fence_operand(p1);
+          result[4 * j + 2 * half] = fmaf(p0, sw[half][blk] * sx.x, result[4 * j + 2 * half]);
+          result[4 * j + 2 * half + 1] = fmaf(p1, sw[half][blk] * sx.y, result[4 * j + 2 * half + 1]);
+        }
+      }
+    }
+  };
+  auto mainloop_codes = [&](int ks0, int ks_end) {
+    std::uint32_t frag[2][kK16PerStage][4];
+    auto stage = [&](auto parity, int ks) {
+      constexpr int buf = decltype(parity)::value;
+      ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+      load_fragment_codes<kElemW>(smem.w[st.index], w_row, q, frag[buf]);
+      if (ks > ks0) {
+        ptx::wgmma_wait<0>();
+        promote_blocks(st.behind(1), ks - 1);
+        release_previous_stage();
+      }
+      const std::uint32_t x_base = ptx::smem_addr(smem.x[st.index]);
+#pragma unroll
+      for (int b = 0; b < 2; ++b)
+#pragma unroll
+        for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(block_partial[b][r]);
+      ptx::wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kK16PerStage; ++kk)
+        Mma::mma(block_partial[kk / 2], frag[buf][kk], ptx::smem_desc_k_major_sw128(x_base + kk * 32),
+                 kk % 2 == 0 ? 0u : 1u);
+      ptx::wgmma_commit();
+#pragma unroll
+      for (int b = 0; b < 2; ++b)
+#pragma unroll
+        for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(block_partial[b][r]);
+      st.advance();
+    };
+    for (int ks = ks0; ks < ks_end; ks += 2) {
+      stage(std::integral_constant<int, 0>{}, ks);
+      if (ks + 1 < ks_end) stage(std::integral_constant<int, 1>{}, ks + 1);
+    }
+    ptx::wgmma_wait<0>();
+    promote_blocks(st.behind(1), ks_end - 1);
+    release_previous_stage();
+  };
+
+  for (std::int64_t u = u_begin; u < u_end;) {
+    const int tile = static_cast<int>(u / p.k_stages);
+    const int ks0 = static_cast<int>(u % p.k_stages);
+    const int ks_end = static_cast<int>(
+        u_end - u < p.k_stages - ks0 ? ks0 + (u_end - u) : p.k_stages);
+    const int n_tile0 = tile * Cfg::kBlockN;
+#pragma unroll
+    for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
+    if constexpr (kCodes)
+      mainloop_codes(ks0, ks_end);
+    else
+      mainloop_values(ks0, ks_end);
     u += ks_end - ks0;
 
     const int n0 = n_tile0 + warp_row0;

@@ -9,11 +9,11 @@
 
 namespace mxgemm::sm90 {
 
-template <int kMPad, DType kElemW>
-void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x,
+template <int kMPad, DType kElemW, bool kCodes>
+void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                             const StreamGemmParams& p, cudaStream_t stream) {
-  using Cfg = StreamGemmConfig<kMPad>;
-  auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW>;
+  using Cfg = StreamGemmConfig<kMPad, kCodes>;
+  auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW, kCodes>;
   // Once per device and instantiation (the attribute is per device).
   static std::atomic<std::uint64_t> configured{0};
   cuda::once_per_device(configured, [&] {
@@ -41,16 +41,16 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x,
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   config.attrs = attr;
   config.numAttrs = 1;
-  MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, tma_w, tma_x, p));
+  MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, tma_w, tma_x, tma_sx, p));
 }
 
-template <int kMPad>
-void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x,
+template <int kMPad, bool kCodes>
+void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                           const StreamGemmParams& p, DType w_dtype, cudaStream_t stream) {
   if (w_dtype == DType::E4M3)
-    launch_stream_instance<kMPad, DType::E4M3>(tma_w, tma_x, p, stream);
+    launch_stream_instance<kMPad, DType::E4M3, kCodes>(tma_w, tma_x, tma_sx, p, stream);
   else
-    launch_stream_instance<kMPad, DType::E5M2>(tma_w, tma_x, p, stream);
+    launch_stream_instance<kMPad, DType::E5M2, kCodes>(tma_w, tma_x, tma_sx, p, stream);
 }
 
 }  // namespace mxgemm::sm90

@@ -1,7 +1,9 @@
-// The streaming kernel for up to 16 activation rows.
+// The streaming kernel for up to 16 activation rows, both activation forms.
 #include "cuda/sm90/stream_gemm_launch.cuh"
 
 namespace mxgemm::sm90 {
-template void launch_stream_kernel<16>(const CUtensorMap&, const CUtensorMap&,
-                                        const StreamGemmParams&, DType, cudaStream_t);
+template void launch_stream_kernel<16, false>(const CUtensorMap&, const CUtensorMap&, const CUtensorMap&,
+                                                const StreamGemmParams&, DType, cudaStream_t);
+template void launch_stream_kernel<16, true>(const CUtensorMap&, const CUtensorMap&, const CUtensorMap&,
+                                                const StreamGemmParams&, DType, cudaStream_t);
 }  // namespace mxgemm::sm90

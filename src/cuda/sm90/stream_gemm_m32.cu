@@ -2,6 +2,6 @@
 #include "cuda/sm90/stream_gemm_launch.cuh"
 
 namespace mxgemm::sm90 {
-template void launch_stream_kernel<32>(const CUtensorMap&, const CUtensorMap&,
-                                        const StreamGemmParams&, DType, cudaStream_t);
+template void launch_stream_kernel<32, false>(const CUtensorMap&, const CUtensorMap&, const CUtensorMap&,
+                                                const StreamGemmParams&, DType, cudaStream_t);
 }  // namespace mxgemm::sm90
