@@ -37,9 +37,15 @@ and `pip install --no-deps humming_kernels-0.1.20-cp310-abi3-manylinux_2_28_x86_
 (its dependencies, torch, cuda-bindings, nvidia-cuda-nvrtc, jinja2, ..., are installed there).
 Without it the humming methods are recorded as unsupported, and so is any humming failure
 (import, JIT compilation, a shape it refuses): it never stops the run. humming compiles its
-kernels (NVRTC) on the first call for each N x K; that first call happens in the check and in
-the untimed call before timing, never in the timed graph. The first llm run spends minutes
-compiling (humming caches the kernels on disk for later runs).
+kernels with NVRTC. vLLM lets it compile the kernels of all its M intervals at a layer's
+first call; here each shape gets the one kernel that humming's heuristics pick for its M
+(the one vLLM would launch), all of them compiled up front in parallel threads before the
+check, so compilation never falls in the timing (humming caches them on disk for later runs;
+the first llm run still spends minutes compiling).
+
+A long run can be split, one results file collecting the parts:
+    python3 bench/peers/peer_bench.py --suite llm --out R.json
+    python3 bench/peers/peer_bench.py --suite quant --out R.json --append
 
 Timing: each method's calls are captured in a CUDA graph (so Python's launch overhead does
 not count) over input copies that together exceed 2x L2 (rotation); the graph is replayed
@@ -79,6 +85,7 @@ import pathlib
 import platform
 import subprocess
 import sys
+import traceback
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -107,8 +114,16 @@ L2_BYTES = 60 << 20
 
 
 def first_line(e):
+    """An exception in one line: its type and first line, or where it was raised if it has
+    no message (a bare assert)."""
     lines = str(e).strip().splitlines()
-    return f"{type(e).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+    if lines:
+        return f"{type(e).__name__}: {lines[0]}"
+    frames = traceback.extract_tb(e.__traceback__)
+    if not frames:
+        return type(e).__name__
+    where = "/".join(pathlib.Path(frames[-1].filename).parts[-3:])
+    return f"{type(e).__name__} at {where}:{frames[-1].lineno}"
 
 
 # ---- inputs ------------------------------------------------------------------------------------
@@ -250,7 +265,10 @@ def m_triton_dot_scaled(inp):
 # prepare_humming_linear_layer_config / apply_humming_linear in
 # vllm/model_executor/layers/quantization/utils/humming_utils.py): the weight schema below,
 # weight.view(int32), weight_scale as E8M0, N padded to 256 and K to 128, this compute config,
-# 1024 stream-K locks.
+# 1024 stream-K locks, humming_forward. One difference: vLLM leaves tuning_config None, so
+# humming compiles the kernels of all its M intervals (about 90 for bf16 x E4M3) at the first
+# call; here only the kernel of the interval holding the shape's M is compiled and passed as
+# a one-interval tuning_config: the kernel vLLM would launch for that M.
 HUMMING_WEIGHT_CONFIG = {"quant_method": "humming", "dtype": "float8e4m3",
                          "scale_dtype": "float8e8m0", "group_size": 32,
                          "weight_scale_type": "group"}
@@ -265,7 +283,8 @@ HUMMING_PAD_N, HUMMING_PAD_K, HUMMING_LOCKS = 256, 128, 1024
 def humming_missing():
     """None if humming imports, else why not."""
     try:
-        for module in ("humming", "humming.forward", "humming.transform", "humming.schema"):
+        for module in ("humming", "humming.forward", "humming.transform", "humming.schema",
+                       "humming.tune", "humming.kernel.humming"):
             importlib.import_module(module)
     except Exception as e:
         return (f"humming-kernels is not importable ({first_line(e)}); carry its wheel to the GPU "
@@ -273,16 +292,14 @@ def humming_missing():
     return None
 
 
-def humming_prepare(inp, input_config=None):
-    """inp's MXFP8 weight (wq and its linear E8M0 scales sw_lin) prepared once for humming:
-    (layer config, prepared tensors, stream-K locks). input_config None: bf16 activations."""
+def humming_layer(n, k, input_config, tensors):
+    """(layer config, weight tensors in humming's standard form) for an N x K MXFP8 weight
+    given as {"weight": (N, K/4) int32, "weight_scale": (N, K/32) E8M0}; input_config None:
+    bf16 activations."""
     from humming.schema import BaseInputSchema, BaseWeightSchema, HummingInputSchema
-    from humming.transform import prepare_layer_config, transform_humming_tensors
+    from humming.transform import prepare_layer_config
 
-    n, k, bf16 = inp.n, inp.k, torch.bfloat16
-    # Copies: humming's conversion must never touch the operands that the other methods use.
-    tensors = {"weight": inp.wq.clone().view(torch.int32),  # (N, K/4): 4 codes a word
-               "weight_scale": inp.sw_lin.clone().view(E8M0)}  # (N, K/32)
+    bf16 = torch.bfloat16
     weight_schema = BaseWeightSchema.from_config(dict(HUMMING_WEIGHT_CONFIG))
     weight_schema, tensors = weight_schema.convert_humming(
         tensors=tensors, shape_n_stacks=[n], shape_k_stacks=[k], param_dtype=bf16)
@@ -294,12 +311,37 @@ def humming_prepare(inp, input_config=None):
         shape_n=n, shape_k=k, weight_schema=weight_schema, input_schema=input_schema,
         pad_n_to_multiple=HUMMING_PAD_N, pad_k_to_multiple=HUMMING_PAD_K, has_bias=False,
         torch_dtype=bf16)
+    return config, tensors
+
+
+def humming_tuning(config, m):
+    """humming's own heuristic choice for M rows, as a one-interval tuning_config (JSON)."""
+    from humming.tune import get_heuristics_config
+
+    entries = get_heuristics_config(config, **json.loads(HUMMING_COMPUTE_CONFIG))
+    if isinstance(entries, dict):
+        return json.dumps(entries)
+    for lo, hi, tuning in entries:
+        if lo < m <= (hi if hi > 0 else 1 << 30):  # the launcher's rule
+            return json.dumps([[lo, hi, tuning]])
+    raise ValueError(f"humming's heuristics have no interval holding M = {m}")
+
+
+def humming_prepare(inp, input_config=None):
+    """inp's MXFP8 weight (wq and its linear E8M0 scales sw_lin) prepared once for humming:
+    (layer config, prepared tensors, stream-K locks, tuning_config)."""
+    from humming.transform import transform_humming_tensors
+
+    # Copies: humming's conversion must never touch the operands that the other methods use.
+    tensors = {"weight": inp.wq.clone().view(torch.int32),  # (N, K/4): 4 codes a word
+               "weight_scale": inp.sw_lin.clone().view(E8M0)}  # (N, K/32)
+    config, tensors = humming_layer(inp.n, inp.k, input_config, tensors)
     tensors = transform_humming_tensors(config, tensors)  # the repacking, once
     locks = torch.zeros(HUMMING_LOCKS, dtype=torch.int32, device=inp.wq.device)
-    return config, tensors, locks
+    return config, tensors, locks, humming_tuning(config, inp.m)
 
 
-def humming_call(config, tensors, locks, inputs, input_scale=None):
+def humming_call(config, tensors, locks, tuning, inputs, input_scale=None):
     from humming.forward import humming_forward
 
     def call():
@@ -307,7 +349,9 @@ def humming_call(config, tensors, locks, inputs, input_scale=None):
             config, inputs=inputs, weight=tensors["weight"],
             weight_scale=tensors.get("weight_scale"), zero_point=tensors.get("zero_point"),
             bias=tensors.get("bias"), weight_scale_2=tensors.get("weight_scale_2"),
-            input_scale=input_scale, locks=locks, compute_config=HUMMING_COMPUTE_CONFIG)
+            input_scale=input_scale, locks=locks, compute_config=HUMMING_COMPUTE_CONFIG,
+            tuning_config=tuning)
+    call.info = {"humming_tuning": json.loads(tuning)}
     return call
 
 
@@ -332,8 +376,8 @@ def m_humming_weight_only(inp):
     if why:
         return None, why
     try:
-        config, tensors, locks = humming_prepare(inp)
-        return humming_call(config, tensors, locks, inp.a_deq), None
+        config, tensors, locks, tuning = humming_prepare(inp)
+        return humming_call(config, tensors, locks, tuning, inp.a_deq), None
     except Exception as e:
         return None, f"humming refused the weight: {first_line(e)}"
 
@@ -343,11 +387,56 @@ def m_humming_mxfp8(inp):
     if why:
         return None, why
     try:
-        config, tensors, locks = humming_prepare(inp, HUMMING_MXFP8_INPUT_CONFIG)
+        config, tensors, locks, tuning = humming_prepare(inp, HUMMING_MXFP8_INPUT_CONFIG)
         scales = humming_activation_scales(config, inp)
-        return humming_call(config, tensors, locks, inp.aq, input_scale=scales), None
+        return humming_call(config, tensors, locks, tuning, inp.aq, input_scale=scales), None
     except Exception as e:
         return None, f"humming refused MXFP8 x MXFP8: {first_line(e)}"
+
+
+HUMMING_INPUT_CONFIGS = {"humming_weight_only": None, "humming_mxfp8": HUMMING_MXFP8_INPUT_CONFIG}
+
+
+def humming_precompile(shapes, methods):
+    """Compile the kernel each humming method will run for each (M, N, K), in parallel threads
+    (as humming's own compile_many does), so that the shapes' first calls find them in
+    humming's cache (same layer, compute and tuning strings). Errors are left for those calls
+    to report."""
+    names = [name for name in methods if name in HUMMING_INPUT_CONFIGS]
+    if not names or humming_missing():
+        return
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from humming.kernel.humming import HummingKernel
+    from humming.utils.cpu import get_parallel_build_workers
+
+    device = torch.cuda.current_device()
+    tasks = set()
+    for m, n, k in shapes:
+        meta = {"weight": torch.empty((n, k // 4), dtype=torch.int32, device="meta"),
+                "weight_scale": torch.empty((n, k // 32), dtype=E8M0, device="meta")}
+        for name in names:
+            try:
+                config, _ = humming_layer(n, k, HUMMING_INPUT_CONFIGS[name], dict(meta))
+                tasks.add((config.to_str(), humming_tuning(config, m)))
+            except Exception:
+                pass
+
+    def compile_one(task):
+        try:
+            HummingKernel.prepare_kernels(task[0], HUMMING_COMPUTE_CONFIG, task[1], device)
+            return None
+        except Exception as e:
+            return first_line(e)
+
+    start = time.time()
+    workers = max(1, min(len(tasks), get_parallel_build_workers()))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        errors = [e for e in pool.map(compile_one, sorted(tasks)) if e]
+    print(f"humming: compiled {len(tasks) - len(errors)} of {len(tasks)} kernels in "
+          f"{time.time() - start:.0f} s ({workers} threads)"
+          + (f"; first error: {errors[0]}" if errors else ""))
 
 
 METHODS = {
@@ -367,6 +456,18 @@ METHODS = {
 # ---- quantization methods ----------------------------------------------------------------------
 # Each takes the bf16 input x and returns (call, why): call() -> (codes, scales).
 
+def _quantize_blocks(blocks):
+    """(R, B, 32) fp32 blocks -> (E4M3 codes (R, B * 32), scale bytes (R, B) uint8)."""
+    rows = blocks.shape[0]
+    amax = blocks.abs().amax(dim=2, keepdim=True)
+    field = (amax.view(torch.int32) >> 23) & 0xFF  # biased exponent; 0 for zero and subnormals
+    shared = (field - (127 + 8)).clamp(-127, 127)
+    scales = torch.where(field == 0xFF, 0xFF, shared + 127).to(torch.uint8).view(rows, -1)
+    inv = ((127 - shared) << 23).view(torch.float32)  # 2^-shared, a normal fp32 for any block
+    codes = (blocks * inv).clamp(-448.0, 448.0).to(E4M3).view(rows, -1)
+    return codes, scales
+
+
 def quantize_mxfp8_bytes(x):
     """bf16/fp32 (R, K) -> (E4M3 codes (R, K), scale bytes (R, ceil(K/32)) uint8, linear): the
     OCP FLOOR rule of MX_FORMAT.md as users write it in eager PyTorch. Per block of 32 along
@@ -375,22 +476,19 @@ def quantize_mxfp8_bytes(x):
     byte 0, as the rule wants); scale byte shared_exp + 127; codes = round-to-nearest-even of
     v * 2^-shared_exp (exact: a power of two), saturated to +-448. Code for code and byte for
     byte equal to ops.quantize_mxfp8 on finite inputs. A block holding Inf or NaN gets scale
-    byte 0xFF (the whole block decodes to NaN) but its codes are left as the cast makes them."""
+    byte 0xFF (the whole block decodes to NaN) but its codes are left as the cast makes them.
+    A short last block (K not a multiple of 32) is quantized on its own, padded with zeros
+    (Inductor's CPU code mis-indexes a fused padded tail; none of the timed shapes has one)."""
     rows, k = x.shape
-    pad = -k % 32
     xf = x.float()
-    if pad:  # a short last block: zeros change no amax
-        xf = torch.nn.functional.pad(xf, (0, pad))
-    blocks = xf.view(rows, -1, 32)
-    amax = blocks.abs().amax(dim=2, keepdim=True)
-    field = (amax.view(torch.int32) >> 23) & 0xFF  # biased exponent; 0 for zero and subnormals
-    shared = (field - (127 + 8)).clamp(-127, 127)
-    scales = torch.where(field == 0xFF, 0xFF, shared + 127).to(torch.uint8).view(rows, -1)
-    inv = ((127 - shared) << 23).view(torch.float32)  # 2^-shared, a normal fp32 for any block
-    codes = (blocks * inv).clamp(-448.0, 448.0).to(E4M3).view(rows, -1)
-    if pad:
-        codes = codes[:, :k].contiguous()
-    return codes, scales
+    full = k - k % 32
+    if full == k:
+        return _quantize_blocks(xf.view(rows, -1, 32))
+    codes, scales = _quantize_blocks(xf[:, :full].reshape(rows, -1, 32))
+    tail = torch.nn.functional.pad(xf[:, full:], (0, 32 - (k - full)))  # zeros change no amax
+    tail_codes, tail_scales = _quantize_blocks(tail.view(rows, 1, 32))
+    return (torch.cat([codes, tail_codes[:, :k - full]], dim=1),
+            torch.cat([scales, tail_scales], dim=1))
 
 
 def eager_quantize_mxfp8(x):
@@ -600,15 +698,17 @@ def check_methods(methods):
                 out, why = None, first_line(e)
             if out is not None:
                 break
-            tried.append(f"{'x'.join(map(str, shape))}: {why}")
+            tried.append((f"{'x'.join(map(str, shape))}: {why}", why))
         if out is None:
-            verdict[name] = ("unsupported", "; ".join(tried), None)
+            whys = [t[1] for t in tried]
+            reason = whys[0] if len(set(whys)) == 1 else "; ".join(t[0] for t in tried)
+            verdict[name] = ("unsupported", reason, None)
             print(f"check {name:22s} unsupported: {verdict[name][1]}")
             continue
         err = rel_err(out, ref.want(method.kind))
         limit = 0.1 if method.kind == "coarse" else 1e-2
         ok = math.isfinite(err) and err < limit
-        where = f" on {'x'.join(map(str, shape))} ({tried[0]})" if tried else ""
+        where = f" on {'x'.join(map(str, shape))} ({tried[0][0]})" if tried else ""
         verdict[name] = ("ok" if ok else "wrong",
                          f"relative error {err:.2e} (limit {limit}){where}", err)
         print(f"check {name:22s} {verdict[name][1]} {'ok' if ok else 'WRONG'}")
@@ -639,7 +739,8 @@ def check_quantizers(methods):
     rows, k = QUANT_CHECK_SHAPE
     x = quant_check_input(rows, k, seed=3)
     q_ref, s_ref = ops.quantize_mxfp8(x)
-    q_ref, s_ref = q_ref.view(torch.uint8).cpu(), ops.to_linear(s_ref, rows, k).view(torch.uint8).cpu()
+    q_ref = q_ref.view(torch.uint8).cpu()
+    s_ref = ops.to_linear(s_ref, rows, k).view(torch.uint8).cpu()
     shape = f"{rows}x{k}"
     verdict = {}
     for name in methods:
@@ -664,21 +765,22 @@ def check_quantizers(methods):
             print(f"check {name:22s} unsupported: {verdict[name][1]}")
             continue
         if got_q.shape != want_q.shape or got_s.shape != want_s.shape:
-            verdict[name] = ("wrong", f"shapes {tuple(got_q.shape)}/{tuple(got_s.shape)}, "
-                                      f"{against} gives {tuple(want_q.shape)}/{tuple(want_s.shape)}",
-                             None)
+            got = f"{tuple(got_q.shape)}/{tuple(got_s.shape)}"
+            want = f"{tuple(want_q.shape)}/{tuple(want_s.shape)}"
+            verdict[name] = ("wrong", f"shapes {got}, {against} gives {want}", None)
         else:
             bad_q = int((got_q != want_q).sum())
             bad_s = int((got_s != want_s).sum())
             status = "ok" if bad_q == bad_s == 0 else "wrong"
             verdict[name] = (status, f"{bad_q} codes and {bad_s} scales differ from {against} "
                                      f"on {shape}", bad_q + bad_s)
-        print(f"check {name:22s} {verdict[name][1]} {'ok' if verdict[name][0] == 'ok' else 'WRONG'}")
+        ok = verdict[name][0] == "ok"
+        print(f"check {name:22s} {verdict[name][1]} {'ok' if ok else 'WRONG'}")
     return verdict
 
 
 def time_run(run, calls, method, status, why, reps):
-    """Time calls into the record `run` (or record why they cannot be timed)."""
+    """Time calls by the method's timing flag into the record `run`; the median us."""
     med, times, timing, note = time_calls(calls, method.timing, reps)
     run.update(status=status, why=why, median_us=med, times_us=times, timing=timing)
     if note:
@@ -687,12 +789,13 @@ def time_run(run, calls, method, status, why, reps):
 
 
 def run_gemm(suites, methods, reps, result):
+    jobs = [(s, shape) for s in suites for shape in SUITES[s]]
+    humming_precompile([CHECK_SHAPE, CHECK_SHAPE_ALIGNED] + [shape for _, shape in jobs], methods)
     verdict, agree = check_methods(methods)
     result["checks"]["gemm"] = {
         "shape": list(CHECK_SHAPE), "weight_only_reference_equals_mxfp8_reference": agree,
         "methods": {name: {"status": v[0], "why": v[1], "rel_err": v[2]}
                     for name, v in verdict.items()}}
-    jobs = [(s, shape) for s in suites for shape in SUITES[s]]
     for suite, (m, n, k) in progress(jobs, "shapes"):
         first = Inputs(m, n, k, seed=m * 131 + n * 7 + k)
         # Input copies that together exceed 2x L2, so no call finds its operands cached.
@@ -709,6 +812,9 @@ def run_gemm(suites, methods, reps, result):
                 run.update(status="unsupported", why=next(w for c, w in made if c is None) or why)
             else:
                 calls = [call for call, _ in made]
+                if getattr(calls[0], "info", None):
+                    run["method_info"] = calls[0].info
+                out = None
                 try:
                     out = calls[0]()  # also the JIT compilation of methods that have one
                     if torch.isnan(out).any():
@@ -718,6 +824,7 @@ def run_gemm(suites, methods, reps, result):
                         run["tflops"] = 2.0 * m * n * k / (med * 1e-6) / 1e12
                 except Exception as e:
                     run.update(status="unsupported", why=first_line(e))
+                del calls, out  # before the next method prepares its operands (humming)
             result["runs"].append(run)
             del made
         del first, inputs

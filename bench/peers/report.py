@@ -1,19 +1,26 @@
 #!/usr/bin/env python3
 """Turns a peer-benchmark results file (JSON, written by peer_bench.py) into what people read:
-one PNG plot per suite (TFLOP/s against M, one line per method and N x K) and the README's
-speed table, generated between two marker lines so that the README always matches a
-committed results file.
+one PNG plot per suite (GEMM suites: TFLOP/s against M, one line per method and N x K; the
+quantization suite: GB/s against rows, one line per method and K) and the README's speed
+tables (GEMM, then quantization), generated between two marker lines so that the README
+always matches a committed results file.
 
     python3 bench/peers/report.py RESULTS.json --plots DIR [--readme README.md]
 
-Needs only the standard library for the table; the plots need matplotlib.
+Needs only the standard library for the tables; the plots need matplotlib.
 
-Results file (schema "mxgemm-peer-bench/1"):
+Results file (schema "mxgemm-peer-bench/1"; later fields were added, none renamed):
     {"schema": ..., "git_commit": ..., "gpu": {...}, "versions": {...}, "created": ...,
-     "command": ..., "runs": [
+     "command": ..., "checks": {...}, "history": [{"created", "command", "git_commit"}, ...],
+     "runs": [
         {"suite": "llm", "method": "mxgemm", "m": 16, "n": 8192, "k": 8192,
          "status": "ok" | "unsupported" | "wrong", "why": "...",
-         "times_us": [...], "median_us": ..., "tflops": ..., "check_rel_err": ...}, ...]}
+         "times_us": [...], "median_us": ..., "tflops": ..., "check_rel_err": ...,
+         "timing": "graph" | "events", "timing_note": ..., "method_info": {...}},
+        {"suite": "quant", "method": "eager_quantize", "m": ROWS, "n": 0, "k": K,
+         "status": ..., "why": ..., "times_us": [...], "median_us": ..., "bytes": ...,
+         "gbps": ..., "timing": ...}, ...]}
+"history" lists the earlier runs merged into the file (peer_bench.py --append, merge()).
 """
 
 import argparse
@@ -28,7 +35,11 @@ TABLE_END = "<!-- peer-table:end -->"
 BASELINE = "cublas_bf16"
 COLUMNS = ["mxgemm", "mxgemm_weight_only", "cublas_bf16", "dequant_eager_bf16",
            "dequant_mxgemm_bf16", "fp8_per_tensor", "fp8_blockwise", "triton_dot_scaled",
-           "humming"]
+           "humming_weight_only", "humming_mxfp8"]
+# The quantization suite: its own table (ratios against the eager quantizer) and plot.
+QUANT_SUITE = "quant"
+QUANT_BASELINE = "eager_quantize"
+QUANT_COLUMNS = ["mxgemm_quantize", "eager_quantize", "compiled_quantize"]
 TITLES = {
     "mxgemm": "mxgemm MXFP8",
     "mxgemm_weight_only": "mxgemm weight-only",
@@ -38,8 +49,14 @@ TITLES = {
     "fp8_per_tensor": "fp8 per-tensor",
     "fp8_blockwise": "fp8 1x128 blockwise",
     "triton_dot_scaled": "Triton dot_scaled",
-    "humming": "humming",
+    "humming_weight_only": "humming weight-only",
+    "humming_mxfp8": "humming MXFP8",
+    "humming": "humming",  # results files from before the humming methods were wired up
+    "mxgemm_quantize": "mxgemm quantize",
+    "eager_quantize": "eager PyTorch",
+    "compiled_quantize": "torch.compile",
 }
+EVENTS_MARK = "*"  # after a time measured with the event loop instead of a CUDA graph
 
 
 def load(path):
@@ -53,23 +70,61 @@ def load(path):
     return data
 
 
+def merge(old, new):
+    """`new` results with the runs of `old` that it does not measure again (same suite, method
+    and shape) kept; old's run is remembered in "history". Both from one GPU."""
+    for data in (old, new):
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"merge: schema: expected {SCHEMA!r}, got {data.get('schema')!r}")
+    old_gpu, new_gpu = old.get("gpu", {}).get("name"), new.get("gpu", {}).get("name")
+    if old_gpu != new_gpu:
+        raise ValueError(f"merge: the results come from different GPUs: {old_gpu!r} and "
+                         f"{new_gpu!r}")
+
+    def key(run):
+        return run["suite"], run["method"], run["m"], run["n"], run["k"]
+
+    remeasured = {key(r) for r in new["runs"]}
+    merged = dict(new)
+    merged["history"] = [*old.get("history", []),
+                         {name: old.get(name) for name in ("created", "command", "git_commit")}]
+    merged["checks"] = {**old.get("checks", {}), **new.get("checks", {})}
+    merged["runs"] = [r for r in old["runs"] if key(r) not in remeasured] + list(new["runs"])
+    return merged
+
+
+def _ordered_methods(runs, columns):
+    methods = [m for m in columns if any(r["method"] == m for r in runs)]
+    return methods + sorted({r["method"] for r in runs} - set(methods))
+
+
+def _ratio(run, base, baseline):
+    if base is None or base["status"] != "ok" or run["method"] == baseline:
+        return ""
+    return f" ({base['median_us'] / run['median_us']:.2f}x)"
+
+
+def _mark(run):
+    return EVENTS_MARK if run.get("timing") == "events" else ""
+
+
 def _cell(run, base):
     if run is None:
         return "-"
     if run["status"] != "ok":
         return "n/a" if run["status"] == "unsupported" else "WRONG"
-    text = f"{run['median_us']:.1f} us"
-    if base is not None and base["status"] == "ok" and run["method"] != BASELINE:
-        text += f" ({base['median_us'] / run['median_us']:.2f}x)"
-    return text
+    return f"{run['median_us']:.1f} us{_mark(run)}" + _ratio(run, base, BASELINE)
 
 
 def table(data, suite=None):
     """Markdown: one row per shape, one column per method that ran anywhere; each cell the
-    median time and, in parentheses, cuBLAS bf16's time over it (> 1: faster than cuBLAS)."""
-    runs = [r for r in data["runs"] if suite is None or r["suite"] == suite]
-    methods = [m for m in COLUMNS if any(r["method"] == m for r in runs)]
-    methods += sorted({r["method"] for r in runs} - set(methods))
+    median time and, in parentheses, cuBLAS bf16's time over it (> 1: faster than cuBLAS).
+    The GEMM suites only (all of them, or `suite`); suite "quant" gives quant_table."""
+    if suite == QUANT_SUITE:
+        return quant_table(data)
+    runs = [r for r in data["runs"]
+            if r["suite"] != QUANT_SUITE and (suite is None or r["suite"] == suite)]
+    methods = _ordered_methods(runs, COLUMNS)
     shapes = sorted({(r["suite"], r["n"], r["k"], r["m"]) for r in runs})
     by_key = {(r["suite"], r["m"], r["n"], r["k"], r["method"]): r for r in runs}
     lines = ["| suite | M x N x K | " + " | ".join(TITLES.get(m, m) for m in methods) + " |",
@@ -81,14 +136,53 @@ def table(data, suite=None):
     return "\n".join(lines)
 
 
+def _quant_cell(run, base):
+    if run is None:
+        return "-"
+    if run["status"] != "ok":
+        return "n/a" if run["status"] == "unsupported" else "WRONG"
+    return (f"{run['median_us']:.1f} us{_mark(run)}, {run['gbps']:.0f} GB/s"
+            + _ratio(run, base, QUANT_BASELINE))
+
+
+def quant_table(data):
+    """Markdown: one row per rows x K, one column per quantizer that ran anywhere; each cell the
+    median time, GB/s and, in parentheses, the eager quantizer's time over it (> 1: faster)."""
+    runs = [r for r in data["runs"] if r["suite"] == QUANT_SUITE]
+    methods = _ordered_methods(runs, QUANT_COLUMNS)
+    shapes = sorted({(r["k"], r["m"]) for r in runs})
+    by_key = {(r["m"], r["k"], r["method"]): r for r in runs}
+    lines = ["| rows x K | " + " | ".join(TITLES.get(m, m) for m in methods) + " |",
+             "|---|" + "---|" * len(methods)]
+    for k, m in shapes:
+        base = by_key.get((m, k, QUANT_BASELINE))
+        cells = [_quant_cell(by_key.get((m, k, meth)), base) for meth in methods]
+        lines.append(f"| {m} x {k} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def readme_block(data, results_path):
     gpu = data.get("gpu", {})
+    commands = [h.get("command") for h in data.get("history", [])] + [data.get("command", "?")]
     head = (f"Generated from `{results_path}` (commit {data.get('git_commit', '?')[:12]}, "
             f"{gpu.get('name', '?')}, driver {gpu.get('driver', '?')}) by "
             f"`python3 bench/peers/report.py {results_path} --readme README.md`; measured with "
-            f"`{data.get('command', '?')}`. Median time per call; in parentheses cuBLAS bf16's "
-            f"time over the method's (> 1: faster); n/a: the method cannot run the shape.")
-    return f"{TABLE_BEGIN}\n{head}\n\n{table(data)}\n{TABLE_END}"
+            + "; ".join(f"`{c}`" for c in commands)
+            + ". Median time per call; in parentheses cuBLAS bf16's time over the method's "
+              "(> 1: faster); n/a: the method cannot run the shape.")
+    runs = data["runs"]
+    if any(r.get("timing") == "events" and r["status"] == "ok" for r in runs):
+        head += (f" {EVENTS_MARK}: timed as a loop of launches between CUDA events (the method "
+                 "could not be captured in a CUDA graph), so host launch overhead counts.")
+    parts = [head]
+    if any(r["suite"] != QUANT_SUITE for r in runs):
+        parts.append(table(data))
+    if any(r["suite"] == QUANT_SUITE for r in runs):
+        parts.append("Quantization, bf16 to MXFP8 (E4M3 codes, one E8M0 scale per 32): median "
+                     "time per call, GB/s of the bf16 read plus the codes and scales written, "
+                     "and in parentheses the eager-PyTorch quantizer's time over the method's.")
+        parts.append(quant_table(data))
+    return f"{TABLE_BEGIN}\n" + "\n\n".join(parts) + f"\n{TABLE_END}"
 
 
 def update_readme(readme_path, block):
@@ -102,7 +196,8 @@ def update_readme(readme_path, block):
 
 
 def plots(data, out_dir):
-    """One PNG per suite: TFLOP/s against M (log scale), a line per (method, N x K)."""
+    """One PNG per suite: GEMM suites TFLOP/s against M (log scale), a line per (method, N x K);
+    the quantization suite GB/s against rows (log scale), a line per (method, K)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -111,20 +206,30 @@ def plots(data, out_dir):
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for suite in sorted({r["suite"] for r in data["runs"]}):
-        runs = [r for r in data["runs"] if r["suite"] == suite and r["status"] == "ok"]
+        quant = suite == QUANT_SUITE
+        value = "gbps" if quant else "tflops"
+        runs = [r for r in data["runs"]
+                if r["suite"] == suite and r["status"] == "ok" and value in r]
         fig, ax = plt.subplots(figsize=(10, 6))
         for method in sorted({r["method"] for r in runs}):
             for n, k in sorted({(r["n"], r["k"]) for r in runs if r["method"] == method}):
-                pts = sorted((r["m"], r["tflops"]) for r in runs
+                pts = sorted((r["m"], r[value]) for r in runs
                              if r["method"] == method and (r["n"], r["k"]) == (n, k))
+                label = f"K={k}" if quant else f"{n}x{k}"
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                        label=f"{TITLES.get(method, method)}, {n}x{k}")
+                        label=f"{TITLES.get(method, method)}, {label}")
         ax.set_xscale("log", base=2)
-        ax.set_xlabel("M (rows of A)")
-        ax.set_ylabel("TFLOP/s (2MNK / median time)")
+        if quant:
+            ax.set_yscale("log")
+            ax.set_xlabel("rows quantized (each K long)")
+            ax.set_ylabel("GB/s (bf16 read + E4M3 codes and E8M0 scales written / median time)")
+        else:
+            ax.set_xlabel("M (rows of A)")
+            ax.set_ylabel("TFLOP/s (2MNK / median time)")
         ax.set_title(f"{suite}: {data.get('gpu', {}).get('name', '')}")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=6, ncol=2)
+        if runs:
+            ax.legend(fontsize=6, ncol=2)
         path = out_dir / f"peer_{suite}.png"
         fig.savefig(path, dpi=120, bbox_inches="tight")
         plt.close(fig)
@@ -146,7 +251,10 @@ def main(argv=None):
         update_readme(args.readme, readme_block(data, args.results))
         print(f"updated {args.readme}")
     if not args.plots and not args.readme:
-        print(table(data))
+        if any(r["suite"] != QUANT_SUITE for r in data["runs"]):
+            print(table(data))
+        if any(r["suite"] == QUANT_SUITE for r in data["runs"]):
+            print(quant_table(data))
     return 0
 
 
