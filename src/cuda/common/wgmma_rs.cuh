@@ -90,7 +90,25 @@ struct WgmmaBf16Rs<128> {
 };
 
 template <int kN>
-struct WgmmaF16Rs;  // m64 x kN x k16; kN in 16, 32
+struct WgmmaF16Rs;  // m64 x kN x k16; kN in 8, 16
+
+template <>
+struct WgmmaF16Rs<8> {
+  static constexpr int kAccRegs = 4;
+  __device__ __forceinline__ static void mma(float (&d)[4], const std::uint32_t (&a)[4],
+                                             std::uint64_t desc_b, std::uint32_t accumulate) {
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %9, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 "
+        "{%0, %1, %2, %3}, "
+        "{%4, %5, %6, %7}, %8, p, 1, 1, 0;\n"
+        "}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(accumulate));
+  }
+};
 
 template <>
 struct WgmmaF16Rs<16> {
@@ -106,24 +124,6 @@ struct WgmmaF16Rs<16> {
         "{%8, %9, %10, %11}, %12, p, 1, 1, 0;\n"
         "}\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(accumulate));
-  }
-};
-
-template <>
-struct WgmmaF16Rs<32> {
-  static constexpr int kAccRegs = 16;
-  __device__ __forceinline__ static void mma(float (&d)[16], const std::uint32_t (&a)[4],
-                                             std::uint64_t desc_b, std::uint32_t accumulate) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %21, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
-        "{%16, %17, %18, %19}, %20, p, 1, 1, 0;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(accumulate));
   }
 };

@@ -29,9 +29,13 @@ struct StreamGemmConfig {
   static constexpr int kThreads = 128 + kMathThreads;  // producer warpgroup + math
   static constexpr int kStageBytesW = kBlockN * kStageK;  // fp8 weight rows
   static constexpr int kStageBytesX = kMPad * kStageK * 2;  // bf16 activation rows
-  // Codes form: the activation's fp32 block scales of the stage, [2 blocks][kMPad].
-  static constexpr int kStageBytesSx = kCodes ? 2 * kMPad * 4 : 0;
-  static constexpr int kStageBytes = kStageBytesW + kStageBytesX + kStageBytesSx;
+  // Codes form: the activation's fp32 block scales of the stage, [2 blocks][kMPad], as TMA
+  // moves them (kSxBoxBytes) and in shared memory, padded to the 128-byte alignment of a TMA
+  // destination (kSxSmemFloats per stage).
+  static constexpr int kSxBoxBytes = kCodes ? 2 * kMPad * 4 : 0;
+  static constexpr int kSxSmemFloats = kCodes ? (2 * kMPad + 31) / 32 * 32 : 1;
+  // Bytes one stage's barrier expects.
+  static constexpr int kStageBytes = kStageBytesW + kStageBytesX + kSxBoxBytes;
   // As deep as shared memory allows, up to 8: each SM keeps 64 KB or more of weights in
   // flight, which HBM needs to stream at full rate.
   static constexpr int kStages = (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
@@ -43,7 +47,7 @@ struct StreamGemmConfig {
   // left at that point hold without spilling (measured with ptxas): a tile split over 16 CTAs
   // took 16 serial round trips (~1 us each) at one a time.
   static constexpr int kFixupRegs = kMathWarpgroups == 4 ? 32 : 64;
-  static constexpr int kFixupBatch = kFixupRegs / kAccRegs < 1 ? 1 : kFixupRegs / kAccRegs;
+  static constexpr int kFixupBatch = kFixupRegs / kAccRegs < 1 ? 1 : (kFixupRegs / kAccRegs > 4 ? 4 : kFixupRegs / kAccRegs);
   static constexpr int kProducerRegs = 40;
   static constexpr int kMathRegs = kMathWarpgroups == 4 ? 104 : 232;
   // setmaxnreg only moves registers within what the CTA was launched with: the compile-time
@@ -52,13 +56,15 @@ struct StreamGemmConfig {
   static constexpr int kLaunchRegs = (65536 / kThreads) / 8 * 8;
   static constexpr int kRegisterBudget = kProducerRegs * 128 + kMathRegs * kMathThreads;
   // Stages, their scale chunks, and 1024 bytes each for barriers and swizzle alignment.
-  static constexpr int kSmemBytes = kStages * (kStageBytes + kScaleChunks * 512) + 1024 + 1024;
+  static constexpr int kSmemBytes =
+      kStages * (kStageBytesW + kStageBytesX + kSxSmemFloats * 4 + kScaleChunks * 512) + 1024 + 1024;
 
-  static_assert(kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128,
-                "activation rows are padded to a generated wgmma width (16, 32, 64, 128)");
-  static_assert(!kCodes || kMPad == 16,
-                "the codes form keeps two block partials and two fragments in registers: "
-                "built for 16 activation rows");
+  static_assert(kCodes ? (kMPad == 8 || kMPad == 16) : (kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128),
+                "activation rows are padded to a generated wgmma width (codes: 8, 16; values: 16, 32, "
+                "64, 128)");
+  static_assert(!kCodes || kMPad <= 16,
+                "the codes form keeps two block partials and two fragments in registers: built for "
+                "up to 16 activation rows");
   static_assert(kBlockN % 128 == 0 && kBlockN <= 256, "whole scale chunks; one TMA box of rows");
   static_assert(kStageBytesX % 1024 == 0 && kStageBytesW % 1024 == 0,
                 "every stage buffer must start on a 1024-byte swizzle boundary");

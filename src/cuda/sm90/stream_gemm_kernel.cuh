@@ -42,8 +42,9 @@ struct alignas(1024) StreamGemmSmem {
   std::uint8_t w[Cfg::kStages][Cfg::kStageBytesW];  // fp8, 64B-swizzled by TMA
   std::uint8_t x[Cfg::kStages][Cfg::kStageBytesX];  // bf16 or fp16, 128B-swizzled by TMA, K-major
   std::uint8_t scales[Cfg::kStages][Cfg::kScaleChunks * kScaleChunkBytes];  // (mainloop.cuh)
-  // Codes form: the activation's block scales, fp32 [2][kMPad] per stage (TMA, 16B aligned).
-  alignas(16) float sx[Cfg::kStages][kCodes ? 2 * kMPad : 4];
+  // Codes form: the activation's block scales, fp32 [2][kMPad] per stage, each stage's row
+  // padded to 128 bytes (a TMA destination must be 128-byte aligned).
+  alignas(128) float sx[Cfg::kStages][Cfg::kSxSmemFloats];
   std::uint64_t full[Cfg::kStages];   // TMA -> math: stage landed
   std::uint64_t empty[Cfg::kStages];  // math -> TMA: the stage's wgmmas have completed
   int last_arrival;                   // fixup: this CTA sums the tile's partials

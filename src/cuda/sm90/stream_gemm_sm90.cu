@@ -84,11 +84,13 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
 }
 
 // mx_activation: the activation is MXFP8 (codes and scales), so up to 16 rows take the codes
-// form; BF16 activations (weight-only) are values.
+// form (8-wide for up to 8 rows: half the promotion work); BF16 activations (weight-only) are
+// values.
 template <typename Prepass>
 void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activation, const Prepass& prepass,
                  cudaStream_t stream) {
-  if (l.m <= 16 && mx_activation) launch_padded<16, true>(l, b, prepass, stream);
+  if (l.m <= 8 && mx_activation) launch_padded<8, true>(l, b, prepass, stream);
+  else if (l.m <= 16 && mx_activation) launch_padded<16, true>(l, b, prepass, stream);
   else if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
   else if (l.m <= 32) launch_padded<32, false>(l, b, prepass, stream);
   else if (l.m <= 64) launch_padded<64, false>(l, b, prepass, stream);
