@@ -323,7 +323,9 @@ def humming_tuning(config, m):
         return json.dumps(entries)
     for lo, hi, tuning in entries:
         if lo < m <= (hi if hi > 0 else 1 << 30):  # the launcher's rule
-            return json.dumps([[lo, hi, tuning]])
+            # Registered for every M (0, unbounded]: with the heuristic's own bounds humming's
+            # launcher refused every M but 1 ("shape_m is not within any range") on the H200.
+            return json.dumps([[0, -1, tuning]])
     raise ValueError(f"humming's heuristics have no interval holding M = {m}")
 
 
@@ -631,7 +633,8 @@ def environment():
     except Exception:
         versions["humming"] = None
     return {
-        "git_commit": run(["git", "-C", str(repo), "rev-parse", "HEAD"]),
+        # MXGEMM_GIT_COMMIT: for a copy of the tree whose .git is not the one it came from.
+        "git_commit": os.environ.get("MXGEMM_GIT_COMMIT") or run(["git", "-C", str(repo), "rev-parse", "HEAD"]),
         "gpu": {"name": props.name, "sms": props.multi_processor_count,
                 "memory_gb": round(props.total_memory / 2**30, 1),
                 "driver": run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"]),
