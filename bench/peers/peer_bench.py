@@ -70,9 +70,9 @@ saturation and a zero block (mxgemm_quantize itself with the CPU reference). A m
 fails is marked "wrong" everywhere and kept out of the table's ratios. Every GEMM output is
 checked for NaN.
 
-Status: written; not yet run on a GPU (the report side is tested in CI:
-tests/python/test_peer_report.py; the eager quantizer against the CPU reference where torch
-is installed).
+Status: run on an H200 (bench/results/peers_2026-11-29_s3.json, the README's table). The
+report side is tested in CI (tests/python/test_peer_report.py; the eager quantizer against
+the CPU reference where torch is installed).
 """
 
 import argparse

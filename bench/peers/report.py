@@ -163,11 +163,11 @@ def quant_table(data):
 
 def readme_block(data, results_path):
     gpu = data.get("gpu", {})
-    commands = [h.get("command") for h in data.get("history", [])] + [data.get("command", "?")]
-    head = (f"Generated from `{results_path}` (commit {data.get('git_commit', '?')[:12]}, "
-            f"{gpu.get('name', '?')}, driver {gpu.get('driver', '?')}) by "
+    # Each part of an --append'ed run with the commit it measured.
+    parts = [*data.get("history", []), data]
+    head = (f"Generated from `{results_path}` ({gpu.get('name', '?')}, driver {gpu.get('driver', '?')}) by "
             f"`python3 bench/peers/report.py {results_path} --readme README.md`; measured with "
-            + "; ".join(f"`{c}`" for c in commands)
+            + "; ".join(f"`{h.get('command', '?')}` at commit {(h.get('git_commit') or '?')[:12]}" for h in parts)
             + ". Median time per call; in parentheses cuBLAS bf16's time over the method's "
               "(> 1: faster); n/a: the method cannot run the shape.")
     runs = data["runs"]

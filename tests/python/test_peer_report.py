@@ -50,7 +50,7 @@ def test_readme_block_is_replaced_between_the_markers(tmp_path):
     report.main([str(path), "--readme", str(readme)])
     text = readme.read_text()
     assert "old table" not in text and "before\n" in text and text.endswith("after\n")
-    assert "commit 0123456789ab" in text and "20.0 us (2.00x)" in text
+    assert "`peer_bench.py --suite llm` at commit 0123456789ab" in text and "20.0 us (2.00x)" in text
     assert text.count(report.TABLE_BEGIN) == 1
 
 
@@ -193,7 +193,8 @@ def test_merge_replaces_remeasured_runs_and_keeps_the_rest(tmp_path):
     row = "| 1 x 8192 | 25.0 us, 40 GB/s (4.00x) | 100.0 us, 10 GB/s | 50.0 us, 20 GB/s (2.00x) |"
     assert row in report.quant_table(merged)
     block = report.readme_block(merged, "peers.json")
-    assert "`peer_bench.py --suite all`; `peer_bench.py --suite quant --append`" in block
+    assert ("`peer_bench.py --suite all` at commit 0123456789ab; "
+            "`peer_bench.py --suite quant --append` at commit fedcba987654") in block
     # Merging again keeps the whole history.
     again = report.merge(merged, dict(new, created="later"))
     assert [h["created"] for h in again["history"]] == ["yesterday", "today"]

@@ -28,7 +28,7 @@ struct StreamGemmConfig {
   static constexpr int kMathThreads = 128 * kMathWarpgroups;
   static constexpr int kThreads = 128 + kMathThreads;  // producer warpgroup + math
   static constexpr int kStageBytesW = kBlockN * kStageK;  // fp8 weight rows
-  static constexpr int kStageBytesX = kMPad * kStageK * 2;  // bf16 activation rows
+  static constexpr int kStageBytesX = kMPad * kStageK * 2;  // bf16 values or fp16 codes
   // Codes form: the activation's fp32 block scales of the stage, [2 blocks][kMPad], as TMA
   // moves them (kSxBoxBytes) and in shared memory, padded to the 128-byte alignment of a TMA
   // destination (kSxSmemFloats per stage).
