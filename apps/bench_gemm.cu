@@ -63,8 +63,7 @@
 #include <vector>
 
 #include "core/check.hpp"            // MXGEMM_CUDA_CHECK
-#include "core/kernel_override.hpp"  // the tiled kernel on small-M shapes
-#include "cuda/sm90/stream_gemm_sm90.hpp"  // kStreamAutoMaxM
+#include "core/kernel_override.hpp"  // the tiled kernel, for comparison
 #include "mxgemm/mxgemm.hpp"
 
 namespace {
@@ -528,7 +527,6 @@ class LtPlan {
 enum Method { kMx = 0, kBf16, kDqBf16, kFp8, kMxTiled, kMethods };
 const char* const kMethodNames[kMethods] = {"mxgemm", "cuBLAS bf16", "dequant + cuBLAS bf16",
                                             "cuBLASLt fp8", "mxgemm tiled kernel"};
-constexpr i64 kAutoStreamMaxM = sm90::kStreamAutoMaxM;
 
 struct MethodResult {
   bool ran = false;
@@ -644,10 +642,6 @@ class ShapeBench {
     cudaStream_t s = gpu_.stream;
     if (m == kMxTiled && o_.weight_only()) {
       r.why = "weight-only mode has one kernel";
-      return r;
-    }
-    if (m == kMxTiled && sh_.m > kAutoStreamMaxM) {
-      r.why = "mxgemm itself runs the tiled kernel for M > " + std::to_string(kAutoStreamMaxM);
       return r;
     }
     MXGEMM_CUDA_CHECK(cudaMemsetAsync(d(m), 0xFF, d_bytes_, s));
@@ -976,7 +970,7 @@ void print_row(const Row& row) {
                  (long long)row.sh.k, row.failure.c_str());
   }
   for (int mi = 0; mi < kMethods; ++mi)
-    if (!row.r[mi].ran && !row.r[mi].why.empty() && !(mi == kMxTiled && row.sh.m > kAutoStreamMaxM))
+    if (!row.r[mi].ran && !row.r[mi].why.empty())
       std::printf("    note: %s n/a: %s\n", kMethodNames[mi], row.r[mi].why.c_str());
   if (row.r[kFp8].ran && !row.fp8_fallback.empty())
     std::printf("    note: cuBLASLt fp8 ran with %s (cublasLtMatmul refused the earlier tries)\n",

@@ -1,10 +1,12 @@
-// The stream-K split of the weight-streaming kernel: every (tile, stage) unit belongs to
-// exactly one CTA, the CTA lookup agrees with the ranges, and the partial slots that a
-// tile's CTAs use are distinct (two partial tiles of one CTA never share a slot).
+// The work split of the weight-streaming kernel: every (tile, stage) unit belongs to exactly
+// one CTA, the CTA lookup agrees with the stream-K ranges, the partial slots that a tile's
+// CTAs use are distinct (two partial tiles of one CTA never share a slot), and with many
+// tiles (data-parallel waves, then stream-K) every output tile is covered exactly once.
 #include <gtest/gtest.h>
 
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "cuda/sm90/stream_schedule.hpp"
 
@@ -13,7 +15,7 @@ namespace {
 
 void check(int tiles, int k_stages, int sms) {
   SCOPED_TRACE(testing::Message() << tiles << " tiles x " << k_stages << " stages, " << sms << " SMs");
-  const StreamSchedule s = StreamSchedule::make(tiles, k_stages, sms);
+  const StreamSchedule s = StreamSchedule::make(1, tiles, k_stages, sms);
   ASSERT_GE(s.ctas, 1);
   ASSERT_LE(s.ctas, sms);
   EXPECT_EQ(s.begin(0), 0);
@@ -42,6 +44,53 @@ TEST(StreamSchedule, SplitsCoverEveryUnitOnce) {
   for (int sms : {1, 7, 132})
     for (int tiles : {1, 3, 8, 64, 224, 448})
       for (int k_stages : {1, 2, 9, 64, 128, 448}) check(tiles, k_stages, sms);
+}
+
+// Walks every CTA's work items as the kernel does: each (tile, stage) exactly once, tiles
+// mapped to distinct (m, n) inside the grid, whole tiles only in the data-parallel part.
+void check_walk(int tiles_m, int tiles_n, int k_stages, int sms) {
+  SCOPED_TRACE(testing::Message() << tiles_m << " x " << tiles_n << " tiles x " << k_stages << " stages, " << sms
+                                  << " SMs");
+  const StreamSchedule s = StreamSchedule::make(tiles_m, tiles_n, k_stages, sms);
+  const int tiles = tiles_m * tiles_n;
+  if (tiles >= 2 * sms) {
+    EXPECT_EQ(s.dp_tiles % sms, 0);
+    EXPECT_GE(s.stream_tiles(), sms);
+    EXPECT_LT(s.stream_tiles(), 2 * sms);
+  } else {
+    EXPECT_EQ(s.dp_tiles, 0);
+  }
+  std::vector<int> covered(static_cast<std::size_t>(tiles) * k_stages, 0);
+  for (int c = 0; c < s.ctas; ++c)
+    for_each_work(s, c, s.ctas, [&](const StreamWork& w) {
+      ASSERT_GE(w.tile, 0);
+      ASSERT_LT(w.tile, tiles);
+      ASSERT_LT(w.ks0, w.ks_end);
+      if (w.tile < s.dp_tiles) {
+        EXPECT_EQ(w.stream_tile, -1);
+        EXPECT_TRUE(w.whole(k_stages));
+      } else {
+        EXPECT_EQ(w.stream_tile, w.tile - s.dp_tiles);
+      }
+      for (int ks = w.ks0; ks < w.ks_end; ++ks) ++covered[static_cast<std::size_t>(w.tile) * k_stages + ks];
+    });
+  for (std::size_t i = 0; i < covered.size(); ++i) ASSERT_EQ(covered[i], 1) << "unit " << i;
+  std::set<std::pair<int, int>> coords;
+  for (int t = 0; t < tiles; ++t) {
+    const StreamTile c = s.coord(t);
+    ASSERT_GE(c.m, 0);
+    ASSERT_LT(c.m, tiles_m);
+    ASSERT_GE(c.n, 0);
+    ASSERT_LT(c.n, tiles_n);
+    EXPECT_TRUE(coords.insert({c.m, c.n}).second) << "tile " << t;
+  }
+}
+
+TEST(StreamSchedule, WavesThenStreamKCoverEveryTileOnce) {
+  for (int sms : {1, 7, 132})
+    for (int tiles_m : {1, 2, 17, 64})
+      for (int tiles_n : {1, 5, 16, 33, 64})
+        for (int k_stages : {1, 3, 17, 128}) check_walk(tiles_m, tiles_n, k_stages, sms);
 }
 
 }  // namespace

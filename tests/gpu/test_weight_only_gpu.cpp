@@ -76,8 +76,11 @@ void expect_weight_only_matches(const HostWide& a, const HostMxOperand& w, const
 TEST(GpuWeightOnly, MatchesReferenceAcrossShapesBiasAndLayouts) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();
-  // M within one pass, exactly one, and several passes of 128 rows; N and K tails.
-  const std::int64_t shapes[][3] = {{1, 16, 32}, {37, 520, 1008}, {128, 300, 4112}, {129, 136, 272}, {300, 257, 2064}};
+  // M within one 128-row tile, exactly one, and several; more than two waves of tiles (the
+  // data-parallel part of the work split); N and K tails. Activation row pitches alternate
+  // between 16-byte multiples (TMA reads the activation in place) and odd ones (pre-pass copy).
+  const std::int64_t shapes[][3] = {{1, 16, 32},     {37, 520, 1008},  {128, 300, 4112}, {129, 136, 272},
+                                    {300, 257, 2064}, {2100, 2100, 1040}};
   int variant = 0;
   for (const auto& s : shapes) {
     MxOptions o;
@@ -85,7 +88,7 @@ TEST(GpuWeightOnly, MatchesReferenceAcrossShapesBiasAndLayouts) {
     const DType out = variant % 3 == 0 ? DType::FP32 : (variant % 3 == 1 ? DType::BF16 : DType::FP16);
     const DType bias_t = variant % 3 == 0 ? DType::BF16 : DType::FP32;
     ++variant;
-    const HostWide a = random_wide(s[0], s[2], DType::BF16, rng, 1.0, /*stride_pad=*/5);
+    const HostWide a = random_wide(s[0], s[2], DType::BF16, rng, 1.0, /*stride_pad=*/variant % 2 == 0 ? 8 : 5);
     const HostMxOperand w = random_mx_operand(s[1], s[2], rng, o);
     std::vector<std::uint8_t> bias_bytes(static_cast<size_t>(s[1] * dtype_size(bias_t)));
     std::normal_distribution<double> nd(0.0, 2.0);

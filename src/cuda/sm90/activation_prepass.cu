@@ -1,6 +1,7 @@
 // One thread per (row, 32-block) of the activation: 32 fp8 codes and their scale in, 64 bytes
-// of bf16 out in the permuted order. The activation of a small-M GEMM is a few hundred KB at
-// most, so this is a short launch ahead of the streaming kernel.
+// out: bf16 values in the natural K order, or fp16 codes in the permuted order of the codes
+// form. A short launch ahead of the streaming kernel at small M; at large M it costs about
+// 3 bytes of traffic per activation element against 2N flops of GEMM.
 #include "cuda/sm90/activation_prepass.hpp"
 
 #include "core/check.hpp"
@@ -21,6 +22,8 @@ struct PrepassParams {
   const std::uint8_t* a;
   std::int64_t a_stride;  // bytes
   ScaleSource sa;
+  int row0;     // first row of a that this launch covers
+  int a_rows;   // rows of a (scale rows past it read as 1)
   int m, k, blocks;
   std::uint16_t* out;
   std::int64_t out_stride;  // elements
@@ -38,27 +41,33 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_prepass_ke
   const int row = static_cast<int>(idx / p.blocks), blk = static_cast<int>(idx % p.blocks);
   // Rows start 16-byte aligned (validated for TMA); K is a multiple of 16, so a block is
   // either whole or its first 16 bytes (the rest reads as zero codes).
-  const std::uint8_t* src = p.a + row * p.a_stride + blk * 32;
+  const std::uint8_t* src = p.a + static_cast<std::int64_t>(p.row0 + row) * p.a_stride + blk * 32;
   const bool whole = blk * 32 + 32 <= p.k;
   const uint4 lo = __ldg(reinterpret_cast<const uint4*>(src));
   const uint4 hi = whole ? __ldg(reinterpret_cast<const uint4*>(src + 16)) : make_uint4(0, 0, 0, 0);
   const std::uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-  const ScaleRow scale_row(p.sa, row, p.m, p.blocks);
+  const ScaleRow scale_row(p.sa, p.row0 + row, p.a_rows, p.blocks);
   const float scale = cuda::e8m0_to_float(scale_row.load(blk));
   uint4 out[4];
   if constexpr (kCodes) {
     codes_block_permuted<kElem>(w, out);
     p.scales_out[static_cast<std::int64_t>(blk) * p.scales_stride + row] = scale;
   } else {
-    dequant_block_permuted<kElem>(w, scale, out);
+#pragma unroll
+    for (int t = 0; t < 4; ++t) {
+      out[t] = make_uint4(cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[2 * t], 0), scale),
+                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[2 * t], 1), scale),
+                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[2 * t + 1], 0), scale),
+                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[2 * t + 1], 1), scale));
+    }
   }
-  uint4* dst = reinterpret_cast<uint4*>(p.out + row * p.out_stride + blk * 32);
+  uint4* dst = reinterpret_cast<uint4*>(p.out + static_cast<std::int64_t>(row) * p.out_stride + blk * 32);
 #pragma unroll
   for (int t = 0; t < 4; ++t) dst[t] = out[t];
 }
 
-// BF16 rows: the pairs of physical positions 8q + 4h + 2i + {0, 1} go to logical chunk
-// t = (h, i), slot q (the permutation of mainloop.cuh on 16-bit elements).
+// BF16 rows whose address or stride TMA cannot take: copied into the workspace, K padded
+// to whole 32-element blocks with zeros.
 struct WidePrepassParams {
   const std::uint16_t* a;
   std::int64_t a_stride;  // elements
@@ -72,7 +81,7 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) wide_prepass_kernel(c
   const std::int64_t idx = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   if (idx >= static_cast<std::int64_t>(p.m) * p.blocks) return;
   const int row = static_cast<int>(idx / p.blocks), blk = static_cast<int>(idx % p.blocks);
-  const std::uint16_t* src = p.a + row * p.a_stride + blk * 32;
+  const std::uint16_t* src = p.a + static_cast<std::int64_t>(row) * p.a_stride + blk * 32;
   const int valid = p.k - blk * 32 < 32 ? p.k - blk * 32 : 32;  // 16 or 32 (K % 16 == 0)
   std::uint32_t pairs[16];
 #pragma unroll
@@ -80,22 +89,19 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) wide_prepass_kernel(c
     pairs[w] = 2 * w < valid ? (static_cast<std::uint32_t>(src[2 * w]) |
                                 (static_cast<std::uint32_t>(src[2 * w + 1]) << 16))
                              : 0u;
-  uint4* dst = reinterpret_cast<uint4*>(p.out + row * p.out_stride + blk * 32);
+  uint4* dst = reinterpret_cast<uint4*>(p.out + static_cast<std::int64_t>(row) * p.out_stride + blk * 32);
 #pragma unroll
-  for (int t = 0; t < 4; ++t) {
-    const int h = t >> 1, i = t & 1;
-    dst[t] = make_uint4(pairs[2 * h + i], pairs[4 + 2 * h + i], pairs[8 + 2 * h + i], pairs[12 + 2 * h + i]);
-  }
+  for (int t = 0; t < 4; ++t) dst[t] = make_uint4(pairs[4 * t], pairs[4 * t + 1], pairs[4 * t + 2], pairs[4 * t + 3]);
 }
 
 }  // namespace
 
-void launch_activation_prepass(const ConstMatrixView& a, std::uint16_t* out, std::int64_t out_stride,
-                               cudaStream_t stream) {
+void launch_activation_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
+                               std::int64_t out_stride, cudaStream_t stream) {
   WidePrepassParams p{};
-  p.a = static_cast<const std::uint16_t*>(a.data);
+  p.a = static_cast<const std::uint16_t*>(a.data) + row0 * a.row_stride;
   p.a_stride = a.row_stride;
-  p.m = static_cast<int>(a.rows);
+  p.m = static_cast<int>(rows);
   p.k = static_cast<int>(a.cols);
   p.blocks = static_cast<int>(scale_cols(p.k));
   p.out = out;
@@ -108,14 +114,16 @@ void launch_activation_prepass(const ConstMatrixView& a, std::uint16_t* out, std
 namespace {
 
 template <bool kCodes>
-void launch_mx_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
-                       float* scales_out, std::int64_t scales_stride, cudaStream_t stream) {
+void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
+                       std::int64_t out_stride, float* scales_out, std::int64_t scales_stride, cudaStream_t stream) {
   PrepassParams p{};
   p.a = static_cast<const std::uint8_t*>(a.data.data);
   p.a_stride = a.data.row_stride;
   p.sa = {static_cast<const std::uint8_t*>(a.scales.data), a.scales.row_stride,
           a.layout == ScaleLayout::Swizzled128x4};
-  p.m = static_cast<int>(a.data.rows);
+  p.row0 = static_cast<int>(row0);
+  p.a_rows = static_cast<int>(a.data.rows);
+  p.m = static_cast<int>(rows);
   p.k = static_cast<int>(a.data.cols);
   p.blocks = static_cast<int>(scale_cols(p.k));
   p.out = out;
@@ -133,14 +141,15 @@ void launch_mx_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t
 
 }  // namespace
 
-void launch_activation_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
-                               cudaStream_t stream) {
-  launch_mx_prepass<false>(a, out, out_stride, nullptr, 0, stream);
+void launch_activation_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
+                               std::int64_t out_stride, cudaStream_t stream) {
+  launch_mx_prepass<false>(a, row0, rows, out, out_stride, nullptr, 0, stream);
 }
 
-void launch_activation_codes_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
-                                     float* scales, std::int64_t scales_stride, cudaStream_t stream) {
-  launch_mx_prepass<true>(a, out, out_stride, scales, scales_stride, stream);
+void launch_activation_codes_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows,
+                                     std::uint16_t* out, std::int64_t out_stride, float* scales,
+                                     std::int64_t scales_stride, cudaStream_t stream) {
+  launch_mx_prepass<true>(a, row0, rows, out, out_stride, scales, scales_stride, stream);
 }
 
 }  // namespace mxgemm::sm90

@@ -1,6 +1,7 @@
-// The activation side of the weight-streaming GEMM: activation rows as bf16 in the permuted
-// K order of mainloop.cuh, ready for TMA as wgmma's B operand (MXFP8 rows dequantized,
-// BF16 rows reordered).
+// The activation side of the weight-streaming GEMM: activation rows ready for TMA as wgmma's
+// B operand (stream_gemm_config.cuh): MXFP8 rows dequantized to bf16 in the natural K
+// order, or as fp16 codes in the permuted order of mainloop.cuh; BF16 rows copied when
+// TMA cannot read them in place.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -11,19 +12,20 @@
 
 namespace mxgemm::sm90 {
 
-// a (M x K, validated) -> out (M x round_up(K, 32) bf16 bits, row stride `out_stride`
-// elements, a multiple of 32); elements past K are written as zero.
-void launch_activation_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
-                               cudaStream_t stream);
+// Rows [row0, row0 + rows) of a (M x K, validated) -> out (rows x round_up(K, 32) bf16 bits,
+// row stride `out_stride` elements, a multiple of 32); elements past K are written as zero.
+void launch_activation_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
+                               std::int64_t out_stride, cudaStream_t stream);
 
 // a -> its fp16 codes (unscaled, exact) in the same layout, and its block scales as fp32 in
-// scales[blk * scales_stride + row] (blk < ceil(K/32), row < M).
-void launch_activation_codes_prepass(const ConstMxOperand& a, std::uint16_t* out, std::int64_t out_stride,
-                                     float* scales, std::int64_t scales_stride, cudaStream_t stream);
+// scales[blk * scales_stride + row] (blk < ceil(K/32), row < rows).
+void launch_activation_codes_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows,
+                                     std::uint16_t* out, std::int64_t out_stride, float* scales,
+                                     std::int64_t scales_stride, cudaStream_t stream);
 
-// The weight-only GEMM's activation: a (M x K BF16, validated) -> the same permuted layout,
-// values unchanged (no rounding: bf16 in, bf16 out).
-void launch_activation_prepass(const ConstMatrixView& a, std::uint16_t* out, std::int64_t out_stride,
-                               cudaStream_t stream);
+// The weight-only GEMM's activation: a (M x K BF16, validated) -> the same layout, values
+// unchanged (no rounding: bf16 in, bf16 out).
+void launch_activation_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
+                               std::int64_t out_stride, cudaStream_t stream);
 
 }  // namespace mxgemm::sm90

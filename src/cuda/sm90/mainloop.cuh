@@ -170,6 +170,54 @@ __device__ __forceinline__ void load_fragment_codes(const std::uint8_t* src, int
       src, row, q, [](std::uint16_t pair, int, int) { return cuda::fp8x2_to_f16x2<kElem>(pair); }, frag);
 }
 
+// The same fragment from fp8 codes in their natural K order, for an activation that keeps
+// its own order (the weight-streaming kernel's values form reads the caller's bf16
+// activation in place): lane quad q needs codes 16kk + 2q + {0, 1} and 16kk + 8 + 2q + {0, 1}
+// of each row, two 2-byte loads per row and k16 step (conflict-free: the 8 rows of a warp
+// hit 16 distinct banks under the 64B swizzle).
+//
+// The byte offsets inside a stage depend only on the thread, so they are computed once:
+// offset[kk] for row `row`; row + 8 is 512 bytes on (the swizzle phase repeats every 8 rows).
+struct NaturalFragmentOffsets {
+  int offset[kK16PerStage];
+  __device__ __forceinline__ NaturalFragmentOffsets(int row, int q) {
+#pragma unroll
+    for (int kk = 0; kk < kK16PerStage; ++kk) offset[kk] = sw64_offset(row, kk) + 2 * q;
+  }
+};
+static_assert(kK16PerStage == 4, "one 16-byte swizzle chunk per k16 step of a 64-byte row");
+
+// Bytes as exact bf16 values code * scale; scale2[half][blk] is the block scale as bf16 in
+// both halves (fragment_scales_bf16).
+template <DType kElem>
+__device__ __forceinline__ void load_fragment_natural(const std::uint8_t* stage, const NaturalFragmentOffsets& at,
+                                                      const std::uint32_t (&scale2)[2][2],
+                                                      std::uint32_t (&frag)[kK16PerStage][4]) {
+#pragma unroll
+  for (int kk = 0; kk < kK16PerStage; ++kk) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const std::uint8_t* chunk = stage + at.offset[kk] + 512 * half;
+      const std::uint32_t s = scale2[half][kk / 2];
+      frag[kk][half] = cuda::dequant_pair_bf16x2_mul<kElem>(*reinterpret_cast<const std::uint16_t*>(chunk), s);
+      frag[kk][2 + half] =
+          cuda::dequant_pair_bf16x2_mul<kElem>(*reinterpret_cast<const std::uint16_t*>(chunk + 8), s);
+    }
+  }
+}
+
+// The block scales of this thread's two fragment rows (tile rows `row`, `row` + 8) for stage
+// ks as bf16 in both halves of a word, [half][blk].
+__device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunk, int row, int ks, int blocks,
+                                                     std::uint32_t (&out)[2][2]) {
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const std::uint32_t lanes = cuda::e8m0_pair_to_bf16_lanes(chunk_scale_pair(chunk, row + 8 * half, ks, blocks));
+#pragma unroll
+    for (int blk = 0; blk < 2; ++blk) out[half][blk] = cuda::bf16_lane_broadcast(lanes, blk);
+  }
+}
+
 // The fp32 block scales of this thread's two fragment rows (tile rows `row`, `row` + 8) for
 // stage ks, from the stage's scale chunk.
 __device__ __forceinline__ void fragment_scales(const std::uint8_t* chunk, int row, int ks, int blocks,

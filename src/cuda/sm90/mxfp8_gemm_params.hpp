@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "cuda/sm90/scale_prepass.hpp"
+#include "cuda/sm90/stream_schedule.hpp"
 #include "mxgemm/types.hpp"
 
 namespace mxgemm::sm90 {
@@ -26,15 +27,13 @@ struct Mxfp8GemmParams {
   DType d_dtype;
 };
 
-// The weight-streaming kernel for small M (stream_gemm_kernel.cuh): D = alpha * X W^T with
-// X the activation rows (already dequantized to bf16 in the permuted K order) and W the
-// MXFP8 weight (the API's operand b).
+// The weight-streaming kernel (stream_gemm_kernel.cuh): D = alpha * X W^T with X the
+// activation rows (bf16, or fp16 codes with fp32 block scales) and W the MXFP8 weight (the
+// API's operand b).
 struct StreamGemmParams {
   int m, n, k;
   int scale_cols;  // ceil(K / 32)
-  int tiles_n, k_stages;
-  std::int64_t units;  // tiles_n * k_stages
-  int ctas;
+  StreamSchedule sched;
   ChunkedScales sw;
   const float* alpha;  // device
   void* d;
@@ -42,8 +41,8 @@ struct StreamGemmParams {
   DType d_dtype;
   const void* bias;  // null, or N values of bias_dtype added to every row (weight-only)
   DType bias_dtype;
-  float* partials;               // 2 * ctas slots of kBlockN * kMPad fp32
-  unsigned int* tile_counters;   // tiles_n, zero between launches
+  float* partials;               // 2 * sched.ctas slots of kBlockN * kMPad fp32
+  unsigned int* tile_counters;   // sched.stream_tiles(), zero between launches
 };
 
 }  // namespace mxgemm::sm90

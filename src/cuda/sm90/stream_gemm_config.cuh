@@ -11,9 +11,12 @@ struct StreamGemmConfig {
   // Activation rows per CTA, padded: the N of the m64nNk16 wgmma (D^T = W x X^T).
   static constexpr int kMPad = kMPad_;
   // How the operands reach the tensor cores.
-  //  false: bf16 values. The weight is dequantized (code * scale) into the bf16 fragment and
-  //         the activation comes as bf16 values; a stage pair is summed per promotion.
-  //  true:  fp16 codes. Both operands enter as their exact fp16 codes, one fresh fp16 wgmma
+  //  false: bf16 values in the natural K order: the caller's bf16 activation read in place by
+  //         TMA (weight-only), or an MXFP8 activation dequantized by a pre-pass. The weight
+  //         is dequantized (code * scale) into the bf16 fragment; a stage pair is summed per
+  //         promotion.
+  //  true:  fp16 codes in the permuted K order of mainloop.cuh, written by a pre-pass.
+  //         Both operands enter as their exact fp16 codes, one fresh fp16 wgmma
   //         accumulator per 32-wide scale block, and the product of the two block scales is
   //         applied once per accumulator (FMUL + FFMA). For narrow activations that is a
   //         quarter of the per-element dequantization work, which bounds the issue rate;
@@ -40,8 +43,12 @@ struct StreamGemmConfig {
   // flight, which HBM needs to stream at full rate.
   static constexpr int kStages = (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
   // Same reason as the tiled kernel: wgmma's fp32 accumulation drifts over long K, so each
-  // pair of stages is summed in a fresh accumulator and added into the result exactly.
-  static constexpr int kStagesPerPromotion = 2;
+  // group of stages (512 K) is summed in a fresh accumulator and added into the result with
+  // ordinary fp32 adds. The wait this needs drains the warpgroup's wgmmas, so not every stage.
+  static constexpr int kStagesPerPromotion = 8;
+  // Values form: fragments in registers. Two let a warpgroup convert the next stage while
+  // its previous wgmmas run; the four-warpgroup shapes have no registers for the second.
+  static constexpr int kValueFragments = kMathWarpgroups == 2 ? 2 : 1;
   static constexpr int kAccRegs = kMPad / 2;
   // Partial tiles read per L2 round trip in the stream-K fixup, as many as the registers
   // left at that point hold without spilling (measured with ptxas): a tile split over 16 CTAs

@@ -1,23 +1,25 @@
-// sm_90a weight-streaming MXFP8 GEMM for small M (decode and small batches).
+// sm_90a weight-streaming MXFP8 GEMM: small M (decode and small batches), and large M for
+// BF16 activations (weight-only) and for MXFP8 activations dequantized beforehand.
 //
 // For a few activation rows the GEMM is a stream over the weight W (the API's operand b,
 // N x K fp8). The kernel computes D^T = W x X^T so that the weight is wgmma's register-A
 // operand, dequantized exactly in registers as in the tiled kernel (mainloop.cuh), and the
-// activation X (M rows, dequantized to bf16 in the permuted K order beforehand by
-// activation_prepass.cu) is the shared-memory B operand of an m64nMk16 wgmma, M padded to
-// kMPad. Every weight byte is read from HBM once.
+// activation X is the shared-memory B operand of an m64nMk16 wgmma, M padded to kMPad
+// (stream_gemm_config.cuh has the two forms X takes). Every weight byte is read from HBM
+// once per kMPad activation rows; with a bf16 activation straight from TMA no operand needs
+// a shared-memory round trip, so the same kernel serves large M as a tiled GEMM.
 //
 // Warp roles (one CTA per SM):
 //   warpgroup 0    TMA producer: one thread streams 128 x 64 fp8 weight tiles, their scale
-//                  chunks and the matching kMPad x 64 bf16 activation tile into kStages
-//                  stages.
+//                  chunks and the matching kMPad x 64 activation tile into kStages stages.
 //   warpgroups 1.. math (4 for kMPad <= 32, else 2), 64 weight rows each: fragment
 //                  dequantization, wgmma, promotion.
 //
-// Work split: stream-K over (weight tile, K stage) pairs (stream_schedule.hpp). A CTA that
-// covers a whole tile stores it; partial tiles go to a workspace slot, and the last CTA to
-// finish a tile (counted with one atomic per tile) adds the partials in CTA order, so the
-// result is the same whichever CTA finishes last.
+// Work split (stream_schedule.hpp): whole tiles round-robin while there are more than two
+// waves, stream-K over (tile, K stage) pairs for the rest. A CTA that covers a whole tile
+// stores it; partial tiles go to a workspace slot, and the last CTA to finish a tile
+// (counted with one atomic per tile) adds the partials in CTA order, so the result is the
+// same whichever CTA finishes last.
 #pragma once
 
 #include <cuda.h>
@@ -58,11 +60,11 @@ __device__ __forceinline__ float bias_at(const StreamGemmParams& p, int n) {
   }
 }
 
-// Writes one warp's 16 weight rows x kMPad activation rows of D^T into D (M x N, row-major),
-// alpha (and the bias, in one fused rounding) applied, masked to M x N.
+// Writes one warp's 16 weight rows (from n0) x kMPad activation rows (from m0) of D^T into D
+// (M x N, row-major), alpha (and the bias, in one fused rounding) applied, masked to M x N.
 template <typename T, int kAcc>
 __device__ __forceinline__ void store_transposed(const StreamGemmParams& p, const float (&acc)[kAcc],
-                                                 float alpha, int n0, int lane) {
+                                                 float alpha, int m0, int n0, int lane) {
   T* d = static_cast<T*>(p.d);
   const int q = lane & 3;
 #pragma unroll
@@ -74,7 +76,7 @@ __device__ __forceinline__ void store_transposed(const StreamGemmParams& p, cons
     auto value = [&](float v) { return has_bias ? fmaf(alpha, v, b) : alpha * v; };
 #pragma unroll
     for (int j = 0; j < kAcc / 4; ++j) {
-      const int m = 8 * j + 2 * q;
+      const int m = m0 + 8 * j + 2 * q;
       if (m < p.m) d[static_cast<std::int64_t>(m) * p.ldd + n] = convert_out<T>(value(acc[4 * j + 2 * half]));
       if (m + 1 < p.m)
         d[static_cast<std::int64_t>(m + 1) * p.ldd + n] = convert_out<T>(value(acc[4 * j + 2 * half + 1]));
@@ -84,11 +86,11 @@ __device__ __forceinline__ void store_transposed(const StreamGemmParams& p, cons
 
 template <int kAcc>
 __device__ __forceinline__ void store_tile_transposed(const StreamGemmParams& p, const float (&acc)[kAcc],
-                                                      float alpha, int n0, int lane) {
+                                                      float alpha, int m0, int n0, int lane) {
   switch (p.d_dtype) {
-    case DType::FP32: store_transposed<float>(p, acc, alpha, n0, lane); break;
-    case DType::BF16: store_transposed<__nv_bfloat16>(p, acc, alpha, n0, lane); break;
-    default: store_transposed<__half>(p, acc, alpha, n0, lane); break;
+    case DType::FP32: store_transposed<float>(p, acc, alpha, m0, n0, lane); break;
+    case DType::BF16: store_transposed<__nv_bfloat16>(p, acc, alpha, m0, n0, lane); break;
+    default: store_transposed<__half>(p, acc, alpha, m0, n0, lane); break;
   }
 }
 
@@ -110,8 +112,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   extern __shared__ std::uint8_t smem_raw[];
   auto& smem = ptx::aligned_dynamic_smem<Smem>(smem_raw);
   const int lane = threadIdx.x & 31;
-  const StreamSchedule sched{p.units, p.ctas, p.k_stages};
-  const std::int64_t u_begin = sched.begin(blockIdx.x), u_end = sched.begin(blockIdx.x + 1);
+  const StreamSchedule& sched = p.sched;
+  const int cta = static_cast<int>(blockIdx.x), ctas = static_cast<int>(gridDim.x);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < Cfg::kStages; ++s) {
@@ -130,35 +132,44 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       ptx::prefetch_tensor_map(&tma_x);
       ptx::prefetch_tensor_map(&p.sw.map);
       if constexpr (kCodes) ptx::prefetch_tensor_map(&tma_sx);
-      // The weight and its scales of unit u into stage `s` (the barrier expects the
-      // activation tile too).
-      auto load_weight = [&](std::int64_t u, int s) {
-        const int tile = static_cast<int>(u / p.k_stages), ks = static_cast<int>(u % p.k_stages);
+      // The weight and its scales of weight tile n, stage ks, into stage `s` (the barrier
+      // expects the activation tile too).
+      auto load_weight = [&](int n, int ks, int s) {
         ptx::mbarrier_arrive_expect_tx(&smem.full[s],
                                        Cfg::kStageBytes + Cfg::kScaleChunks * kScaleChunkBytes);
         for (int c = 0; c < Cfg::kScaleChunks; ++c)
           ptx::tma_load_2d(smem.scales[s] + c * kScaleChunkBytes, &p.sw.map, &smem.full[s], 0,
-                           scale_chunk_row(tile * Cfg::kScaleChunks + c, p.sw.col_tiles, ks));
-        ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * kStageK, tile * Cfg::kBlockN);
+                           scale_chunk_row(n * Cfg::kScaleChunks + c, p.sw.col_tiles, ks));
+        ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * kStageK, n * Cfg::kBlockN);
       };
-      auto load_activation = [&](std::int64_t u, int s) {
-        const int ks = static_cast<int>(u % p.k_stages);
-        ptx::tma_load_2d(smem.x[s], &tma_x, &smem.full[s], ks * kStageK * 2, 0);
-        if constexpr (kCodes) ptx::tma_load_2d(smem.sx[s], &tma_sx, &smem.full[s], 0, 2 * ks);
+      auto load_activation = [&](int m, int ks, int s) {
+        ptx::tma_load_2d(smem.x[s], &tma_x, &smem.full[s], ks * kStageK * 2, m * kMPad);
+        if constexpr (kCodes) ptx::tma_load_2d(smem.sx[s], &tma_sx, &smem.full[s], m * kMPad * 4, 2 * ks);
       };
-      // The first stages' weights stream while the activation pre-pass still runs (this
+      // The first stages' weights stream while an activation pre-pass may still run (this
       // kernel is a programmatic dependent launch); its output is read only after the wait.
-      const int prologue = static_cast<int>(u_end - u_begin < Cfg::kStages ? u_end - u_begin : Cfg::kStages);
-      for (int s = 0; s < prologue; ++s) load_weight(u_begin + s, s);
-      ptx::griddepcontrol_wait();
-      for (int s = 0; s < prologue; ++s) load_activation(u_begin + s, s);
+      int prologue_m[Cfg::kStages], prologue_ks[Cfg::kStages];
+      int issued = 0;
+      auto finish_prologue = [&](int count) {
+        ptx::griddepcontrol_wait();
+        for (int s = 0; s < count; ++s) load_activation(prologue_m[s], prologue_ks[s], s);
+      };
       RingIndex<Cfg::kStages> st;
-      for (int s = 0; s < prologue; ++s) st.advance();
-      for (std::int64_t u = u_begin + prologue; u < u_end; ++u, st.advance()) {
-        ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
-        load_weight(u, st.index);
-        load_activation(u, st.index);
-      }
+      for_each_work(sched, cta, ctas, [&](const StreamWork& work) {
+        const StreamTile tile = sched.coord(work.tile);
+        for (int ks = work.ks0; ks < work.ks_end; ++ks, ++issued, st.advance()) {
+          if (issued >= Cfg::kStages) ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
+          load_weight(tile.n, ks, st.index);
+          if (issued < Cfg::kStages) {
+            prologue_m[issued] = tile.m;
+            prologue_ks[issued] = ks;
+            if (issued == Cfg::kStages - 1) finish_prologue(Cfg::kStages);
+          } else {
+            load_activation(tile.m, ks, st.index);
+          }
+        }
+      });
+      if (issued < Cfg::kStages) finish_prologue(issued);
     }
     return;
   }
@@ -184,6 +195,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   auto weight_scales = [&](int stage, int ks, float (&sw)[2][2]) {
     fragment_scales(smem.scales[stage] + (w_row / 128) * kScaleChunkBytes, w_row % 128, ks, p.scale_cols, sw);
   };
+  auto weight_scales_bf16 = [&](int stage, int ks, std::uint32_t (&sw)[2][2]) {
+    fragment_scales_bf16(smem.scales[stage] + (w_row / 128) * kScaleChunkBytes, w_row % 128, ks, p.scale_cols, sw);
+  };
+  const NaturalFragmentOffsets frag_at(w_row, q);  // within a stage's 64B-swizzled weight tile
 
   // ---- values form: one fragment, a stage pair per promotion --------------------------------
   float partial[Cfg::kAccRegs];  // wgmma accumulator of the current promotion group
@@ -194,35 +209,64 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       result[i] += partial[i];
     }
   };
+  auto issue_values = [&](const std::uint32_t (&frag)[kK16PerStage][4], bool fresh) {
+    const std::uint32_t x_base = ptx::smem_addr(smem.x[st.index]);
+#pragma unroll
+    for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
+    ptx::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kK16PerStage; ++kk)
+      Mma::mma(partial, frag[kk], ptx::smem_desc_k_major_sw128(x_base + kk * 32), (fresh && kk == 0) ? 0u : 1u);
+    ptx::wgmma_commit();
+#pragma unroll
+    for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
+  };
   auto mainloop_values = [&](int ks0, int ks_end) {
-    std::uint32_t frag[kK16PerStage][4];
-    for (int ks = ks0; ks < ks_end; ++ks) {
-      const int i = ks - ks0;
-      ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-      float sw[2][2];
-      weight_scales(st.index, ks, sw);
-      // The fragment registers of in-flight wgmmas must not be rewritten (ptxas would
-      // serialize every wgmma): finish the previous stage first, then free it.
-      if (i > 0) {
-        ptx::wgmma_wait<0>();
-        if (i % Cfg::kStagesPerPromotion == 0) promote();
-        release_previous_stage();
+    if constexpr (Cfg::kValueFragments == 1) {
+      std::uint32_t frag[kK16PerStage][4];
+      for (int ks = ks0; ks < ks_end; ++ks) {
+        const int i = ks - ks0;
+        ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+        std::uint32_t sw[2][2];
+        weight_scales_bf16(st.index, ks, sw);
+        // The fragment registers of in-flight wgmmas must not be rewritten (ptxas would
+        // serialize every wgmma): finish the previous stage first, then free it.
+        if (i > 0) {
+          ptx::wgmma_wait<0>();
+          if (i % Cfg::kStagesPerPromotion == 0) promote();
+          release_previous_stage();
+        }
+        load_fragment_natural<kElemW>(smem.w[st.index], frag_at, sw, frag);
+        issue_values(frag, i % Cfg::kStagesPerPromotion == 0);
+        st.advance();
       }
-      load_fragment<kElemW>(smem.w[st.index], w_row, q, sw, frag);
-
-      const bool fresh = i % Cfg::kStagesPerPromotion == 0;
-      const std::uint32_t x_base = ptx::smem_addr(smem.x[st.index]);
-#pragma unroll
-      for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
-      ptx::wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < kK16PerStage; ++kk)
-        Mma::mma(partial, frag[kk], ptx::smem_desc_k_major_sw128(x_base + kk * 32),
-                 (fresh && kk == 0) ? 0u : 1u);
-      ptx::wgmma_commit();
-#pragma unroll
-      for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
-      st.advance();
+    } else {
+      // Two fragments by stage parity: stage i is converted while stage i-1's wgmmas run,
+      // into the fragment stage i-2 used (complete: at most one group is left in flight).
+      std::uint32_t frag[2][kK16PerStage][4];
+      auto stage = [&](auto parity, int ks) {
+        constexpr int buf = decltype(parity)::value;
+        const int i = ks - ks0;
+        ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+        std::uint32_t sw[2][2];
+        weight_scales_bf16(st.index, ks, sw);
+        load_fragment_natural<kElemW>(smem.w[st.index], frag_at, sw, frag[buf]);
+        const bool fresh = i % Cfg::kStagesPerPromotion == 0;
+        if (fresh && i > 0) {
+          ptx::wgmma_wait<0>();
+          promote();
+        }
+        issue_values(frag[buf], fresh);
+        if (i > 0) {
+          ptx::wgmma_wait<1>();
+          release_previous_stage();
+        }
+        st.advance();
+      };
+      for (int ks = ks0; ks < ks_end; ks += 2) {
+        stage(std::integral_constant<int, 0>{}, ks);
+        if (ks + 1 < ks_end) stage(std::integral_constant<int, 1>{}, ks + 1);
+      }
     }
     ptx::wgmma_wait<0>();
     promote();
@@ -290,42 +334,38 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     release_previous_stage();
   };
 
-  for (std::int64_t u = u_begin; u < u_end;) {
-    const int tile = static_cast<int>(u / p.k_stages);
-    const int ks0 = static_cast<int>(u % p.k_stages);
-    const int ks_end = static_cast<int>(
-        u_end - u < p.k_stages - ks0 ? ks0 + (u_end - u) : p.k_stages);
-    const int n_tile0 = tile * Cfg::kBlockN;
+  for_each_work(sched, cta, ctas, [&](const StreamWork& work) {
+    const StreamTile tile = sched.coord(work.tile);
 #pragma unroll
     for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
     if constexpr (kCodes)
-      mainloop_codes(ks0, ks_end);
+      mainloop_codes(work.ks0, work.ks_end);
     else
-      mainloop_values(ks0, ks_end);
-    u += ks_end - ks0;
+      mainloop_values(work.ks0, work.ks_end);
 
-    const int n0 = n_tile0 + warp_row0;
-    if (ks0 == 0 && ks_end == p.k_stages) {  // the whole tile is this CTA's
-      store_tile_transposed(p, result, alpha, n0, lane);
-      continue;
+    const int m0 = tile.m * kMPad, n0 = tile.n * Cfg::kBlockN + warp_row0;
+    if (work.whole(sched.k_stages)) {  // the whole tile is this CTA's
+      store_tile_transposed(p, result, alpha, m0, n0, lane);
+      return;
     }
 
     // ---- fixup of a partial tile ----------------------------------------------------------
     const int slot_size = Cfg::kBlockN * kMPad;
-    float* mine = p.partials + static_cast<std::int64_t>(sched.partial_slot(blockIdx.x, tile)) * slot_size;
+    const int t = work.stream_tile;
+    float* mine = p.partials + static_cast<std::int64_t>(sched.partial_slot(cta, t)) * slot_size;
 #pragma unroll
     for (int r = 0; r < Cfg::kAccRegs; ++r) __stcg(mine + r * Cfg::kMathThreads + math_tid, result[r]);
     __threadfence();  // the partial is visible device-wide before the count says so
     ptx::named_barrier_sync(1, Cfg::kMathThreads);
-    const int c_lo = sched.first_cta(tile), c_hi = sched.last_cta(tile);
+    const int c_lo = sched.first_cta(t), c_hi = sched.last_cta(t);
     if (math_tid == 0) {
-      const unsigned int before = atomicAdd(&p.tile_counters[tile], 1u);
+      const unsigned int before = atomicAdd(&p.tile_counters[t], 1u);
       const bool last = before == static_cast<unsigned int>(c_hi - c_lo);
-      if (last) p.tile_counters[tile] = 0;  // ready for the next launch
+      if (last) p.tile_counters[t] = 0;  // ready for the next launch
       smem.last_arrival = last;
     }
     ptx::named_barrier_sync(1, Cfg::kMathThreads);
-    if (!smem.last_arrival) continue;
+    if (!smem.last_arrival) return;
     __threadfence();
     float (&sum)[Cfg::kAccRegs] = partial;  // free after the last promotion
 #pragma unroll
@@ -339,7 +379,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       for (int b = 0; b < Cfg::kFixupBatch; ++b) {
         if (c0 + b > c_hi) continue;
         const float* part =
-            p.partials + static_cast<std::int64_t>(sched.partial_slot(c0 + b, tile)) * slot_size;
+            p.partials + static_cast<std::int64_t>(sched.partial_slot(c0 + b, t)) * slot_size;
 #pragma unroll
         for (int r = 0; r < Cfg::kAccRegs; ++r) v[b][r] = __ldcg(part + r * Cfg::kMathThreads + math_tid);
       }
@@ -350,8 +390,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] += v[b][r];
       }
     }
-    store_tile_transposed(p, sum, alpha, n0, lane);
-  }
+    store_tile_transposed(p, sum, alpha, m0, n0, lane);
+  });
 #else
   // Built for another architecture: the launcher only dispatches here on sm_90a.
   if (threadIdx.x == 0) __trap();

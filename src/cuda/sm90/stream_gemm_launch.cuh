@@ -32,7 +32,7 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
   // activation pre-pass, launched just before on this stream, still runs (the kernel waits
   // for it before its first activation load).
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(p.ctas));
+  config.gridDim = dim3(static_cast<unsigned>(p.sched.ctas));
   config.blockDim = dim3(Cfg::kThreads);
   config.dynamicSmemBytes = Cfg::kSmemBytes;
   config.stream = stream;

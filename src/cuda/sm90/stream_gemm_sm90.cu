@@ -1,6 +1,9 @@
-// Launcher of the weight-streaming GEMM: activation pre-pass into the workspace, tensor maps,
-// stream-K schedule, and the kernel instance for the padded M.
+// Launcher of the weight-streaming GEMM: activation pre-pass into the workspace (or the
+// activation read in place), tensor maps, work split, and the kernel instance for the
+// padded M.
 #include "cuda/sm90/stream_gemm_sm90.hpp"
+
+#include <limits>
 
 #include "core/check.hpp"
 #include "cuda/common/tensor_map.hpp"
@@ -16,35 +19,49 @@ namespace {
 
 constexpr std::int64_t round_up(std::int64_t x, std::int64_t to) { return ceil_div(x, to) * to; }
 
+// When the activation goes through the workspace (MXFP8 activations dequantized, or BF16
+// ones TMA cannot read in place), it is taken in launches of whole 128-row tiles whose
+// activation fits this many bytes; each launch streams the weight again, which at
+// thousands of rows per launch is a small part of the GEMM.
+constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{32} << 20;
+
 // The output rows and activation of one launch, and the optional bias.
 struct StreamLaunch {
-  int m;                 // activation rows (<= kStreamMaxM)
+  int m;                     // activation rows
   const float* alpha;
-  const void* bias;      // null or N values
+  const void* bias;          // null or N values
   DType bias_dtype;
-  MatrixView d;          // m x N
+  MatrixView d;              // m x N
+  const void* x_direct;      // a BF16 activation TMA reads in place, else null (pre-pass)
+  std::int64_t x_direct_stride;  // its row stride, elements
 };
 
 // prepass(x, kp, sx, sx_stride) writes the launch's m activation rows into x (row stride
-// kp) in the permuted order: as bf16 values when sx is null, else as fp16 codes with their
-// fp32 block scales in sx[blk * sx_stride + row] (the codes form, kCodes).
+// kp): as bf16 values in the natural K order when sx is null, else as fp16 codes in the
+// permuted order with their fp32 block scales in sx[blk * sx_stride + row] (the codes form,
+// kCodes). Not called when the launch reads its activation in place (x_direct).
 template <int kMPad, bool kCodes, typename Prepass>
 void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass,
                    cudaStream_t stream) {
   using Cfg = StreamGemmConfig<kMPad, kCodes>;
+  const bool direct = !kCodes && l.x_direct != nullptr;  // codes come from the pre-pass only
   StreamGemmParams p{};
   p.m = l.m;
   p.n = static_cast<int>(b.data.rows);
   p.k = static_cast<int>(b.data.cols);
   p.scale_cols = static_cast<int>(scale_cols(p.k));
-  p.tiles_n = static_cast<int>(ceil_div(p.n, Cfg::kBlockN));
-  p.k_stages = static_cast<int>(ceil_div(p.k, kStageK));
   int device = 0, sms = 0;
   MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
   MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const StreamSchedule sched = StreamSchedule::make(p.tiles_n, p.k_stages, sms);
-  p.units = sched.units;
-  p.ctas = sched.ctas;
+  const std::int64_t tiles_m = ceil_div(p.m, kMPad), tiles_n = ceil_div(p.n, Cfg::kBlockN);
+  const std::int64_t k_stages = ceil_div(p.k, kStageK);
+  // The kernel counts tiles and stream-K units in 32 bits.
+  if (tiles_m * tiles_n * k_stages > std::numeric_limits<std::int32_t>::max())
+    detail::fail<UnsupportedError>("mxfp8_scaled_mm", "M x N x K",
+                                   detail::concat("below 2^31 tile-stages (", kMPad, " x ", Cfg::kBlockN,
+                                                  " x 64 each) for the streaming kernel"),
+                                   detail::concat(p.m, " x ", p.n, " x ", p.k));
+  p.sched = StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n), static_cast<int>(k_stages), sms);
   p.alpha = l.alpha;
   p.d = l.d.data;
   p.ldd = l.d.row_stride;
@@ -52,13 +69,13 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   p.bias = l.bias;
   p.bias_dtype = l.bias_dtype;
 
-  // Workspace: the 16-bit activation (M x Kp, 1 KB aligned), its block scales in the codes
-  // form (ceil(K/32) rows of kMPad fp32), 2 partial slots per CTA, and the weight's scale
-  // chunks when they are not usable in place.
+  // Workspace: the 16-bit activation (M x Kp, 1 KB aligned) unless read in place, its block
+  // scales in the codes form (ceil(K/32) rows of kMPad fp32), 2 partial slots per CTA, and
+  // the weight's scale chunks when they are not usable in place.
   const std::int64_t kp = static_cast<std::int64_t>(p.scale_cols) * 32;
-  const std::int64_t x_bytes = round_up(p.m * kp * 2, 1024);
+  const std::int64_t x_bytes = direct ? 0 : round_up(p.m * kp * 2, 1024);
   const std::int64_t sx_bytes = kCodes ? round_up(std::int64_t{p.scale_cols} * kMPad * 4, 1024) : 0;
-  const std::int64_t partial_bytes = std::int64_t{2} * p.ctas * Cfg::kBlockN * kMPad * 4;
+  const std::int64_t partial_bytes = std::int64_t{2} * p.sched.ctas * Cfg::kBlockN * kMPad * 4;
   const std::int64_t scale_bytes = static_cast<std::int64_t>(scale_chunks_workspace(b));
   auto* ws = static_cast<std::uint8_t*>(
       cuda::device_workspace(x_bytes + sx_bytes + partial_bytes + scale_bytes));
@@ -66,15 +83,18 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   auto* sx = kCodes ? reinterpret_cast<float*>(ws + x_bytes) : nullptr;
   p.partials = reinterpret_cast<float*>(ws + x_bytes + sx_bytes);
   p.sw = scale_chunks(b, ws + x_bytes + sx_bytes + partial_bytes, stream);
-  p.tile_counters = cuda::device_zeroed_counters(p.tiles_n, stream);
+  p.tile_counters = cuda::device_zeroed_counters(p.sched.stream_tiles(), stream);
 
-  prepass(x, kp, sx, kMPad);
+  if (!direct) prepass(x, kp, sx, kMPad);
 
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(
       b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, kStageK,
       CU_TENSOR_MAP_SWIZZLE_64B);
-  const CUtensorMap tma_x = cuda::make_tensor_map_2d_u8(x, p.m, kp * 2, kp * 2, kMPad, kStageK * 2,
-                                                        CU_TENSOR_MAP_SWIZZLE_128B);
+  // Columns past K (and rows past M) read as zero, against the weight's zeros past K.
+  const CUtensorMap tma_x =
+      direct ? cuda::make_tensor_map_2d_u8(l.x_direct, p.m, std::int64_t{p.k} * 2, l.x_direct_stride * 2, kMPad,
+                                           kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B)
+             : cuda::make_tensor_map_2d_u8(x, p.m, kp * 2, kp * 2, kMPad, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
   // Rows past ceil(K/32) and columns past M read as zero scales (their products are zero).
   const CUtensorMap tma_sx =
       kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{p.m} * 4, kMPad * 4, 2, kMPad * 4,
@@ -84,8 +104,8 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
 }
 
 // mx_activation: the activation is MXFP8 (codes and scales), so up to 16 rows take the codes
-// form (8-wide for up to 8 rows: half the promotion work); BF16 activations (weight-only) are
-// values.
+// form (8-wide for up to 8 rows: half the promotion work); more rows, and BF16 activations
+// (weight-only), are values, in tiles of up to 128 rows.
 template <typename Prepass>
 void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activation, const Prepass& prepass,
                  cudaStream_t stream) {
@@ -97,44 +117,60 @@ void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activat
   else launch_padded<128, false>(l, b, prepass, stream);
 }
 
+// Calls launch(row0, rows) for consecutive row ranges covering `m` rows whose 16-bit
+// activation (K padded to kp) fits the workspace budget.
+template <typename Launch>
+void for_each_row_range(std::int64_t m, std::int64_t kp, const Launch& launch) {
+  std::int64_t step = kActivationWorkspaceBytes / (kp * 2) / 128 * 128;
+  if (step < 128) step = 128;
+  for (std::int64_t m0 = 0; m0 < m; m0 += step) launch(m0, m - m0 < step ? m - m0 : step);
+}
+
+MatrixView rows_of(const MatrixView& d, std::int64_t row0, std::int64_t rows) {
+  MatrixView part = d;
+  part.data = static_cast<std::uint8_t*>(d.data) + row0 * d.row_stride * dtype_size(d.dtype);
+  part.rows = rows;
+  return part;
+}
+
 }  // namespace
 
 void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
                         const MatrixView& d, cudaStream_t stream) {
-  const std::int64_t m = a.data.rows;
-  if (m > kStreamMaxM)
-    detail::fail<UnsupportedError>("mxfp8_scaled_mm", "M (a.data.rows)",
-                                   detail::concat("<= ", kStreamMaxM, " for the streaming kernel"), m);
-  const StreamLaunch l{static_cast<int>(m), alpha, nullptr, DType::FP32, d};
-  launch_rows(l, b, /*mx_activation=*/true,
-              [&](std::uint16_t* x, std::int64_t kp, float* sx, std::int64_t sx_stride) {
-                if (sx != nullptr)
-                  launch_activation_codes_prepass(a, x, kp, sx, sx_stride, stream);
-                else
-                  launch_activation_prepass(a, x, kp, stream);
-              },
-              stream);
+  const std::int64_t kp = scale_cols(a.data.cols) * 32;
+  for_each_row_range(a.data.rows, kp, [&](std::int64_t row0, std::int64_t rows) {
+    const StreamLaunch l{static_cast<int>(rows), alpha, nullptr, DType::FP32, rows_of(d, row0, rows), nullptr, 0};
+    launch_rows(l, b, /*mx_activation=*/true,
+                [&](std::uint16_t* x, std::int64_t x_stride, float* sx, std::int64_t sx_stride) {
+                  if (sx != nullptr)
+                    launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, stream);
+                  else
+                    launch_activation_prepass(a, row0, rows, x, x_stride, stream);
+                },
+                stream);
+  });
 }
 
 void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
                                const ConstMatrixView* bias, const MatrixView& d, cudaStream_t stream) {
-  // kStreamMaxM activation rows per pass; the weight is streamed once per pass.
-  for (std::int64_t m0 = 0; m0 < a.rows; m0 += kStreamMaxM) {
-    const std::int64_t rows = a.rows - m0 < kStreamMaxM ? a.rows - m0 : kStreamMaxM;
-    ConstMatrixView a_part = a;
-    a_part.data = static_cast<const std::uint16_t*>(a.data) + m0 * a.row_stride;
-    a_part.rows = rows;
-    MatrixView d_part = d;
-    d_part.data = static_cast<std::uint8_t*>(d.data) + m0 * d.row_stride * dtype_size(d.dtype);
-    d_part.rows = rows;
-    const StreamLaunch l{static_cast<int>(rows), alpha, bias != nullptr ? bias->data : nullptr,
-                         bias != nullptr ? bias->dtype : DType::FP32, d_part};
+  const void* bias_data = bias != nullptr ? bias->data : nullptr;
+  const DType bias_dtype = bias != nullptr ? bias->dtype : DType::FP32;
+  // TMA reads the activation in place when its address and row pitch are 16-byte multiples.
+  const bool in_place = reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 && (a.row_stride * 2) % 16 == 0;
+  if (in_place) {
+    const StreamLaunch l{static_cast<int>(a.rows), alpha, bias_data, bias_dtype, d, a.data, a.row_stride};
+    launch_rows(l, w, /*mx_activation=*/false, [](std::uint16_t*, std::int64_t, float*, std::int64_t) {}, stream);
+    return;
+  }
+  const std::int64_t kp = scale_cols(a.cols) * 32;
+  for_each_row_range(a.rows, kp, [&](std::int64_t row0, std::int64_t rows) {
+    const StreamLaunch l{static_cast<int>(rows), alpha, bias_data, bias_dtype, rows_of(d, row0, rows), nullptr, 0};
     launch_rows(l, w, /*mx_activation=*/false,
-                [&](std::uint16_t* x, std::int64_t kp, float*, std::int64_t) {
-                  launch_activation_prepass(a_part, x, kp, stream);
+                [&](std::uint16_t* x, std::int64_t x_stride, float*, std::int64_t) {
+                  launch_activation_prepass(a, row0, rows, x, x_stride, stream);
                 },
                 stream);
-  }
+  });
 }
 
 }  // namespace mxgemm::sm90

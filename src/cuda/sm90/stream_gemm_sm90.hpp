@@ -10,18 +10,13 @@
 
 namespace mxgemm::sm90 {
 
-// Activation rows the streaming kernel takes at most (the widest wgmma it is built for).
-constexpr int kStreamMaxM = 128;
-// Up to this many rows of A mxfp8_scaled_mm picks the streaming kernel by itself
-// (docs/small-m-kernel.md has the measurement behind the crossover).
-constexpr int kStreamAutoMaxM = 128;
-
-// D = alpha * A x B^T with A.rows <= kStreamMaxM.
+// D = alpha * A x B^T, any M: up to 16 rows as fp16 codes, more as bf16 values in tiles of
+// up to 128 rows (stream_gemm_config.cuh), the activation dequantized by a pre-pass.
 void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
                         const MatrixView& d, cudaStream_t stream);
 
-// D = alpha * A x dequant(W)^T (+ bias) with A BF16 (validated), any M: the streaming
-// kernel in passes of kStreamMaxM activation rows.
+// D = alpha * A x dequant(W)^T (+ bias) with A BF16 (validated), any M: the activation read
+// in place by TMA when its address and row pitch allow, else copied by a pre-pass.
 void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
                                const ConstMatrixView* bias, const MatrixView& d, cudaStream_t stream);
 

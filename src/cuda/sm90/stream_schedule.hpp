@@ -1,7 +1,15 @@
-// Stream-K work split of the weight-streaming GEMM, shared by the launcher and the kernel:
-// the (weight tile, K stage) pairs in tile-major order, cut into `ctas` contiguous ranges of
-// equal length (+-1). A tile whose stages fall into several ranges is summed from the
-// partials of those CTAs, always in CTA order, so results do not depend on timing.
+// Work split of the weight-streaming GEMM, shared by the launcher and the kernel.
+//
+// Output tiles are kBlockN weight rows x kMPad activation rows. With few tiles (small M) the
+// work is stream-K: the (tile, K stage) units in tile-major order are cut into `ctas`
+// contiguous ranges of equal length (+-1). A tile whose stages fall into several ranges is
+// summed from the partials of those CTAs, always in CTA order, so results do not depend on
+// timing.
+//
+// With many tiles (large M) the first `dp_tiles` tiles are data-parallel: whole tiles dealt
+// round-robin, so the CTAs running at one time work on consecutive tiles, which the raster
+// below keeps close in both operands (L2 reuse). The rest, between one and two waves, is
+// stream-K as above, which evens out the last wave.
 #pragma once
 
 #include <cstdint>
@@ -10,15 +18,35 @@
 
 namespace mxgemm::sm90 {
 
-// A CTA's share of the work is at least this many stages, so that the partial-tile fixups
-// stay small next to the streaming.
+// A CTA's share of the stream-K work is at least this many stages, so that the partial-tile
+// fixups stay small next to the streaming.
 constexpr int kStreamMinStagesPerCta = 8;
+// Tile raster: groups of this many weight tiles, the activation tiles walked inside a
+// group, so that a group's weight strip stays in L2 while the activation streams past it.
+constexpr int kStreamGroupN = 16;
+
+struct StreamTile {
+  int m, n;  // activation tile (kMPad rows), weight tile (kBlockN rows)
+};
 
 struct StreamSchedule {
-  std::int64_t units;  // tiles * k_stages
+  int tiles_m, tiles_n, k_stages;
+  int dp_tiles;        // tiles [0, dp_tiles): whole, round-robin over the CTAs
+  std::int64_t units;  // (tiles - dp_tiles) * k_stages: the stream-K units
   int ctas;
-  int k_stages;
 
+  MXGEMM_HOST_DEVICE int tiles() const { return tiles_m * tiles_n; }
+
+  // Output tile of tile index t, in groups of kStreamGroupN weight tiles.
+  MXGEMM_HOST_DEVICE StreamTile coord(int t) const {
+    const int per_group = kStreamGroupN * tiles_m;
+    const int first_n = (t / per_group) * kStreamGroupN;
+    const int group_n = tiles_n - first_n < kStreamGroupN ? tiles_n - first_n : kStreamGroupN;
+    const int in_group = t % per_group;
+    return {in_group / group_n, first_n + in_group % group_n};
+  }
+
+  // ---- the stream-K part: tile indices below are relative to dp_tiles --------------------
   // First unit of CTA c (c == ctas gives the end of the last range).
   MXGEMM_HOST_DEVICE std::int64_t begin(int c) const { return c * units / ctas; }
   // The CTA whose range holds unit u: the largest c with begin(c) <= u.
@@ -36,14 +64,50 @@ struct StreamSchedule {
   MXGEMM_HOST_DEVICE int partial_slot(int c, int tile) const {
     return 2 * c + (tile == begin(c) / k_stages ? 0 : 1);
   }
+  MXGEMM_HOST_DEVICE int stream_tiles() const { return tiles() - dp_tiles; }
 
   // One CTA per SM, fewer when the work is short.
-  static StreamSchedule make(int tiles, int k_stages, int sms) {
-    StreamSchedule s{static_cast<std::int64_t>(tiles) * k_stages, 1, k_stages};
+  static StreamSchedule make(int tiles_m, int tiles_n, int k_stages, int sms) {
+    StreamSchedule s{tiles_m, tiles_n, k_stages, 0, 0, 1};
+    const int tiles = tiles_m * tiles_n;
+    // Whole waves but the last one or two data-parallel, the rest stream-K.
+    if (tiles >= 2 * sms) s.dp_tiles = (tiles / sms - 1) * sms;
+    s.units = static_cast<std::int64_t>(tiles - s.dp_tiles) * k_stages;
     const std::int64_t by_work = s.units / kStreamMinStagesPerCta;
     s.ctas = static_cast<int>(by_work < 1 ? 1 : (by_work < sms ? by_work : sms));
     return s;
   }
 };
+
+// A CTA's work items in the order it runs them: tile `tile` (absolute index), stages
+// [ks0, ks_end); `stream_tile` is the stream-K tile index, or -1 for a data-parallel tile.
+struct StreamWork {
+  int tile, stream_tile, ks0, ks_end;
+  MXGEMM_HOST_DEVICE bool whole(int k_stages) const { return ks0 == 0 && ks_end == k_stages; }
+};
+
+// Walks the work items of one CTA with a single call site of f (the kernel inlines its
+// mainloop into f: one copy keeps the instruction cache warm).
+template <typename F>
+MXGEMM_HOST_DEVICE void for_each_work(const StreamSchedule& s, int cta, int ctas, F&& f) {
+  // Stream-K units fit 32 bits (fewer than two waves of tiles, or all of them when they are
+  // fewer than 2 * SMs); 32-bit loop state keeps registers free for the mainloop.
+  int u = cta < s.ctas ? static_cast<int>(s.begin(cta)) : 0;
+  const int u_end = cta < s.ctas ? static_cast<int>(s.begin(cta + 1)) : 0;
+  int t = cta;  // next data-parallel tile
+  while (t < s.dp_tiles || u < u_end) {
+    StreamWork w;
+    if (t < s.dp_tiles) {
+      w = StreamWork{t, -1, 0, s.k_stages};
+      t += ctas;
+    } else {
+      const int tile = u / s.k_stages, ks0 = u % s.k_stages;
+      const int ks_end = u_end - u < s.k_stages - ks0 ? ks0 + (u_end - u) : s.k_stages;
+      w = StreamWork{s.dp_tiles + tile, tile, ks0, ks_end};
+      u += ks_end - ks0;
+    }
+    f(w);
+  }
+}
 
 }  // namespace mxgemm::sm90
