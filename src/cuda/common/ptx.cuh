@@ -143,6 +143,12 @@ __device__ __forceinline__ void wgmma_wait() {
 // Keeps the compiler from moving accumulator reads/writes across wgmma boundaries.
 __device__ __forceinline__ void fence_operand(float& r) { asm volatile("" : "+f"(r)::"memory"); }
 
+// Pins a loop-invariant value in a register: ptxas cannot rebuild it from its inputs inside
+// the loop (it otherwise recomputes per-thread offsets every stage to save registers that
+// the hot loop has to spare).
+__device__ __forceinline__ void keep_in_register(int& v) { asm volatile("" : "+r"(v)); }
+__device__ __forceinline__ void keep_in_register(std::uint64_t& v) { asm volatile("" : "+l"(v)); }
+
 // Shared-memory matrix descriptor (PTX ISA 9.7.15.5.1, "Matrix Descriptor Format"):
 //   bits  0-13  start address >> 4
 //   bits 16-29  leading-dimension byte offset >> 4 (unused for swizzled K-major; set to 1)

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "cuda/common/fp8_convert.cuh"
+#include "cuda/common/ptx.cuh"
 #include "cuda/sm90/mxfp8_gemm_params.hpp"
 #include "mxgemm/layout.hpp"
 
@@ -182,7 +183,10 @@ struct NaturalFragmentOffsets {
   int offset[kK16PerStage];
   __device__ __forceinline__ NaturalFragmentOffsets(int row, int q) {
 #pragma unroll
-    for (int kk = 0; kk < kK16PerStage; ++kk) offset[kk] = sw64_offset(row, kk) + 2 * q;
+    for (int kk = 0; kk < kK16PerStage; ++kk) {
+      offset[kk] = sw64_offset(row, kk) + 2 * q;
+      ptx::keep_in_register(offset[kk]);
+    }
   }
 };
 static_assert(kK16PerStage == 4, "one 16-byte swizzle chunk per k16 step of a 64-byte row");

@@ -198,6 +198,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   auto weight_scales_bf16 = [&](int stage, int ks, std::uint32_t (&sw)[2][2]) {
     fragment_scales_bf16(smem.scales[stage] + (w_row / 128) * kScaleChunkBytes, w_row % 128, ks, p.scale_cols, sw);
   };
+  // wgmma descriptors of the activation stages: the one of stage 0 plus the stage's offset in
+  // the descriptor's address field (16-byte units; shared memory ends below 256 KB, so the
+  // 14-bit field never carries), and 32 bytes (2 units) per k16 step inside the 128B-swizzled
+  // rows. One add per wgmma instead of rebuilding the descriptor from the address.
+  constexpr std::uint64_t kDescK16Step = 32 >> 4;
+  std::uint64_t x_desc0 = ptx::smem_desc_k_major_sw128(ptx::smem_addr(smem.x[0]));
+  ptx::keep_in_register(x_desc0);
+  auto stage_x_desc = [&](int stage) {
+    return x_desc0 + static_cast<std::uint64_t>(stage) * (Cfg::kStageBytesX >> 4);
+  };
   const NaturalFragmentOffsets frag_at(w_row, q);  // within a stage's 64B-swizzled weight tile
 
   // ---- values form: one fragment, a stage pair per promotion --------------------------------
@@ -210,13 +220,13 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     }
   };
   auto issue_values = [&](const std::uint32_t (&frag)[kK16PerStage][4], bool fresh) {
-    const std::uint32_t x_base = ptx::smem_addr(smem.x[st.index]);
+    const std::uint64_t x_desc = stage_x_desc(st.index);
 #pragma unroll
     for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
     ptx::wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kK16PerStage; ++kk)
-      Mma::mma(partial, frag[kk], ptx::smem_desc_k_major_sw128(x_base + kk * 32), (fresh && kk == 0) ? 0u : 1u);
+      Mma::mma(partial, frag[kk], x_desc + kk * kDescK16Step, (fresh && kk == 0) ? 0u : 1u);
     ptx::wgmma_commit();
 #pragma unroll
     for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
@@ -308,7 +318,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         promote_blocks(st.behind(1), ks - 1);
         release_previous_stage();
       }
-      const std::uint32_t x_base = ptx::smem_addr(smem.x[st.index]);
+      const std::uint64_t x_desc = stage_x_desc(st.index);
 #pragma unroll
       for (int b = 0; b < 2; ++b)
 #pragma unroll
@@ -316,7 +326,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       ptx::wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kK16PerStage; ++kk)
-        Mma::mma(block_partial[kk / 2], frag[buf][kk], ptx::smem_desc_k_major_sw128(x_base + kk * 32),
+        Mma::mma(block_partial[kk / 2], frag[buf][kk], x_desc + kk * kDescK16Step,
                  kk % 2 == 0 ? 0u : 1u);
       ptx::wgmma_commit();
 #pragma unroll
