@@ -1,5 +1,5 @@
 // Tile, pipeline and work-split constants of the sm_90a weight-streaming MXFP8 GEMM for small
-// M (stream_gemm_kernel.cuh; docs/small-m-kernel.md explains the choices).
+// M (stream_gemm_kernel.cuh; docs/streaming-kernel.md explains the choices).
 #pragma once
 
 #include "cuda/sm90/mainloop.cuh"
