@@ -36,8 +36,11 @@ struct RingIndex {
   __device__ __forceinline__ void advance() {
     if (++index == kSize) { index = 0; phase ^= 1; }
   }
-  // The index `back` steps behind (back < kSize).
-  __device__ __forceinline__ int behind(int back) const { return (index - back + kSize) % kSize; }
+  // The index `back` steps behind (back < kSize); a compare, not a signed modulo.
+  __device__ __forceinline__ int behind(int back) const {
+    const int i = index - back;
+    return i < 0 ? i + kSize : i;
+  }
 };
 
 // Reads the E8M0 scales of one matrix row in either layout (the pre-passes use it). Both

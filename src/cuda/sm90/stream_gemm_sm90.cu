@@ -23,7 +23,7 @@ constexpr std::int64_t round_up(std::int64_t x, std::int64_t to) { return ceil_d
 // ones TMA cannot read in place), it is taken in launches of whole 128-row tiles whose
 // activation fits this many bytes; each launch streams the weight again, which at
 // thousands of rows per launch is a small part of the GEMM.
-constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{32} << 20;
+constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{64} << 20;
 
 // The output rows and activation of one launch, and the optional bias.
 struct StreamLaunch {
