@@ -31,7 +31,8 @@ namespace mxgemm {
 // and row strides in bytes multiples of 16; d aligned to its element size.
 //
 // Backends, chosen by the current device: compute capability 9.0 runs the Hopper kernel
-// (everything above); 10.0 runs the CUTLASS kernel when the library was built with it,
+// (everything above, up to 2^31 - 1 tile-stages of 128 x 128 x 64, UnsupportedError
+// beyond); 10.0 runs the CUTLASS kernel when the library was built with it,
 // which additionally needs E4M3 operands, swizzled scales (16-byte aligned), BF16/FP16
 // output, N and d.row_stride multiples of 8 and a 16-byte aligned d, and refuses the rest
 // with UnsupportedError; other devices get UnsupportedError naming the device.

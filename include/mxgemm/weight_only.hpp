@@ -23,8 +23,10 @@ namespace mxgemm {
 // Shapes: M, N >= 1, K >= 16 with K % 16 == 0. Alignment: w's data pointer and row stride
 // multiples of 16 bytes; a, bias and d aligned to their element size.
 //
-// Backends: compute capability 9.0 (Hopper) runs the weight-streaming kernel, 128
-// activation rows per pass; FP16 activations are refused there with UnsupportedError
+// Backends: compute capability 9.0 (Hopper) runs the weight-streaming kernel (any M, in
+// tiles of 128 activation rows; the activation is read in place when its address and row
+// pitch are multiples of 16 bytes, else copied to a workspace first); FP16 activations are
+// refused there with UnsupportedError
 // (the kernel multiplies in bf16, which would round them). Other devices: UnsupportedError.
 // Errors as for mxfp8_scaled_mm; nothing is written to d unless all checks pass.
 void mxfp8_weight_only_mm(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
