@@ -146,5 +146,31 @@ TEST(GpuWeightOnly, Fp16ActivationsAreRefusedOnHopper) {
   }
 }
 
+// The streaming kernel counts tiles and stream-K units in 32 bits: a shape with more than
+// 2^31 - 1 tile-stages is refused by name before anything is read or launched. The views
+// point at addresses that are never dereferenced (skip_checks skips the pointer queries;
+// the refusal comes first), so no 2^41-byte buffers are needed.
+TEST(GpuWeightOnly, RefusesMoreTileStagesThanTheKernelCounts) {
+  MXGEMM_REQUIRE_GPU();
+  if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "Hopper only";
+  const std::int64_t m = std::int64_t{1} << 20, n = std::int64_t{1} << 20, k = std::int64_t{1} << 16;
+  // Disjoint fake ranges (validation still checks that d overlaps no input).
+  auto at = [](int bit) { return reinterpret_cast<void*>(std::uintptr_t{1} << bit); };
+  const ConstMatrixView a(at(42), m, k, k, DType::BF16, Memory::Device);
+  const ScaleShape ss = scale_shape(n, k, ScaleLayout::Swizzled128x4);
+  const ConstMxOperand w(ConstMatrixView(at(43), n, k, k, DType::E4M3, Memory::Device),
+                         ConstMatrixView(at(44), ss.rows, ss.cols, ss.cols, DType::E8M0, Memory::Device),
+                         ScaleLayout::Swizzled128x4);
+  const MatrixView d(at(45), m, n, n, DType::BF16, Memory::Device);
+  try {
+    mxfp8_weight_only_mm(a, w, static_cast<const float*>(at(46)), nullptr, d, nullptr, /*skip_checks=*/true);
+    FAIL() << "a shape of 2^36 tile-stages was accepted";
+  } catch (const UnsupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("mxfp8_weight_only_mm: M x N x K: expected below 2^31 tile-stages"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace mxgemm::testing

@@ -27,6 +27,7 @@ constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{64} << 20;
 
 // The output rows and activation of one launch, and the optional bias.
 struct StreamLaunch {
+  const char* fn;            // the public entry point, for error messages
   int m;                     // activation rows
   const float* alpha;
   const void* bias;          // null or N values
@@ -57,7 +58,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   const std::int64_t k_stages = ceil_div(p.k, kStageK);
   // The kernel counts tiles and stream-K units in 32 bits.
   if (tiles_m * tiles_n * k_stages > std::numeric_limits<std::int32_t>::max())
-    detail::fail<UnsupportedError>("mxfp8_scaled_mm", "M x N x K",
+    detail::fail<UnsupportedError>(l.fn, "M x N x K",
                                    detail::concat("below 2^31 tile-stages (", kMPad, " x ", Cfg::kBlockN,
                                                   " x 64 each) for the streaming kernel"),
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
@@ -139,7 +140,8 @@ void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const 
                         const MatrixView& d, cudaStream_t stream) {
   const std::int64_t kp = scale_cols(a.data.cols) * 32;
   for_each_row_range(a.data.rows, kp, [&](std::int64_t row0, std::int64_t rows) {
-    const StreamLaunch l{static_cast<int>(rows), alpha, nullptr, DType::FP32, rows_of(d, row0, rows), nullptr, 0};
+    const StreamLaunch l{"mxfp8_scaled_mm", static_cast<int>(rows), alpha, nullptr, DType::FP32,
+                         rows_of(d, row0, rows), nullptr, 0};
     launch_rows(l, b, /*mx_activation=*/true,
                 [&](std::uint16_t* x, std::int64_t x_stride, float* sx, std::int64_t sx_stride) {
                   if (sx != nullptr)
@@ -153,18 +155,20 @@ void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const 
 
 void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
                                const ConstMatrixView* bias, const MatrixView& d, cudaStream_t stream) {
+  constexpr const char* kWeightOnly = "mxfp8_weight_only_mm";
   const void* bias_data = bias != nullptr ? bias->data : nullptr;
   const DType bias_dtype = bias != nullptr ? bias->dtype : DType::FP32;
   // TMA reads the activation in place when its address and row pitch are 16-byte multiples.
   const bool in_place = reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 && (a.row_stride * 2) % 16 == 0;
   if (in_place) {
-    const StreamLaunch l{static_cast<int>(a.rows), alpha, bias_data, bias_dtype, d, a.data, a.row_stride};
+    const StreamLaunch l{kWeightOnly, static_cast<int>(a.rows), alpha, bias_data, bias_dtype, d, a.data, a.row_stride};
     launch_rows(l, w, /*mx_activation=*/false, [](std::uint16_t*, std::int64_t, float*, std::int64_t) {}, stream);
     return;
   }
   const std::int64_t kp = scale_cols(a.cols) * 32;
   for_each_row_range(a.rows, kp, [&](std::int64_t row0, std::int64_t rows) {
-    const StreamLaunch l{static_cast<int>(rows), alpha, bias_data, bias_dtype, rows_of(d, row0, rows), nullptr, 0};
+    const StreamLaunch l{kWeightOnly, static_cast<int>(rows), alpha, bias_data, bias_dtype, rows_of(d, row0, rows),
+                         nullptr, 0};
     launch_rows(l, w, /*mx_activation=*/false,
                 [&](std::uint16_t* x, std::int64_t x_stride, float*, std::int64_t) {
                   launch_activation_prepass(a, row0, rows, x, x_stride, stream);
