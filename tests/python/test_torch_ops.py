@@ -132,7 +132,7 @@ def test_tensors_on_another_device_than_the_current_one():
         if not mxgemm.gemm_backend()["available"]:
             pytest.skip("no mxgemm GEMM kernel on cuda:1")
     torch.cuda.set_device(0)
-    for rows in (130, 16):  # the tiled and the streaming kernel (its workspace is per device)
+    for rows in (130, 16):  # MXFP8 activations in bf16 (values form) and as codes (workspace is per device)
         x = torch.randn((rows, 64), device=dev1)
         w = torch.randn((70, 64), device=dev1)
         a, sa = ops.quantize_mxfp8(x)
