@@ -25,6 +25,36 @@ __device__ __forceinline__ void cp_async_wait_all() {
 #endif
 }
 
+// cp.async.cg 16 bytes with a source size (PTX ISA 9.7.9.25.3.1) to shared address s:
+// `valid` false reads no byte and zero-fills the destination.
+__device__ __forceinline__ void cp_async_16_or_zero(std::uint32_t s, const void* gmem, bool valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(valid ? 16 : 0)
+               : "memory");
+#endif
+}
+
+// cp.async.ca 4 bytes (PTX ISA 9.7.9.25.3.1).
+__device__ __forceinline__ void cp_async_4(std::uint32_t s, const void* gmem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(s), "l"(gmem) : "memory");
+#endif
+}
+
+// cp.async.commit_group / wait_group N (PTX ISA 9.7.9.25.3.2-3): close this thread's batch of
+// copies; wait until at most kPending of its batches are in flight.
+__device__ __forceinline__ void cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+
 // max.u16x2 (PTX ISA 9.7.1.11, sm_90): two unsigned 16-bit maxima in one instruction.
 __device__ __forceinline__ std::uint32_t max_u16x2(std::uint32_t a, std::uint32_t b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -148,6 +178,37 @@ __device__ __forceinline__ void fence_operand(float& r) { asm volatile("" : "+f"
 // the hot loop has to spare).
 __device__ __forceinline__ void keep_in_register(int& v) { asm volatile("" : "+r"(v)); }
 __device__ __forceinline__ void keep_in_register(std::uint64_t& v) { asm volatile("" : "+l"(v)); }
+
+// --- mma.sync and streaming loads (the skinny GEMM, skinny_gemm_kernel.cuh) -------------
+
+// mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16} (PTX ISA 9.7.14.5.8, sm_80+): one warp,
+// D (16 x 8 fp32) = A (16 x 16, four 32-bit registers) x B (16 x 8, two) + C. kBf16 picks the
+// input type. The fragments' layout is the ISA's "m16n8k16" figures.
+template <bool kBf16>
+__device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
+                                             std::uint32_t b1) {
+  if constexpr (kBf16) {
+    asm(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  } else {
+    asm(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  }
+}
+
+// ld.global.nc.L1::no_allocate.v2.u32 (PTX ISA 9.7.9.8): 8 bytes read once (the weight
+// stream), kept out of L1 so that the activation every warp re-reads stays there.
+__device__ __forceinline__ uint2 ld_stream_u2(const void* p) {
+  uint2 v;
+  asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];\n" : "=r"(v.x), "=r"(v.y) : "l"(p));
+  return v;
+}
 
 // Shared-memory matrix descriptor (PTX ISA 9.7.15.5.1, "Matrix Descriptor Format"):
 //   bits  0-13  start address >> 4

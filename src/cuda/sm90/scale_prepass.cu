@@ -41,23 +41,26 @@ std::size_t scale_chunks_workspace(const ConstMxOperand& op) {
   return usable_in_place(op) ? 0 : static_cast<std::size_t>(ceil_div(chunk_bytes(op), 1024) * 1024);
 }
 
-ChunkedScales scale_chunks(const ConstMxOperand& op, void* workspace, cudaStream_t stream) {
+const std::uint8_t* swizzled_scales(const ConstMxOperand& op, void* workspace, cudaStream_t stream) {
+  if (usable_in_place(op)) return static_cast<const std::uint8_t*>(op.scales.data);
   const int blocks = static_cast<int>(scale_cols(op.data.cols));
   const int col_tiles = static_cast<int>(ceil_div(blocks, kSwizzleCols));
   const std::int64_t total = chunk_bytes(op);
-  auto as_chunks = [&](const void* base) {
-    return ChunkedScales{cuda::make_tensor_map_2d_u8(base, total / 256, 256, 256, 2, 256,
-                                                     CU_TENSOR_MAP_SWIZZLE_NONE),
-                         col_tiles};
-  };
-  if (usable_in_place(op)) return as_chunks(op.scales.data);
   const ScaleSource src{static_cast<const std::uint8_t*>(op.scales.data), op.scales.row_stride,
                         op.layout == ScaleLayout::Swizzled128x4};
   auto* out = static_cast<std::uint8_t*>(workspace);
   scale_chunks_kernel<<<static_cast<unsigned>(ceil_div(total, kThreads)), kThreads, 0, stream>>>(
       src, static_cast<int>(op.data.rows), blocks, col_tiles, out, total);
   MXGEMM_CUDA_CHECK(cudaGetLastError());
-  return as_chunks(out);
+  return out;
+}
+
+ChunkedScales scale_chunks(const ConstMxOperand& op, void* workspace, cudaStream_t stream) {
+  const int col_tiles = static_cast<int>(ceil_div(scale_cols(op.data.cols), kSwizzleCols));
+  // The chunks as 256-byte rows, two per chunk.
+  return ChunkedScales{cuda::make_tensor_map_2d_u8(swizzled_scales(op, workspace, stream), chunk_bytes(op) / 256,
+                                                   256, 256, 2, 256, CU_TENSOR_MAP_SWIZZLE_NONE),
+                       col_tiles};
 }
 
 }  // namespace mxgemm::sm90

@@ -24,6 +24,10 @@ struct ChunkedScales {
 // multiple of 1024.
 std::size_t scale_chunks_workspace(const ConstMxOperand& op);
 
+// op's scales in the swizzled layout at a 16-byte aligned address: in place, or rewritten
+// into `workspace` (scale_chunks_workspace(op) bytes) on `stream`.
+const std::uint8_t* swizzled_scales(const ConstMxOperand& op, void* workspace, cudaStream_t stream);
+
 // op's scales as chunks: in place, or rewritten into `workspace` on `stream`.
 ChunkedScales scale_chunks(const ConstMxOperand& op, void* workspace, cudaStream_t stream);
 

@@ -1,0 +1,61 @@
+// Epilogue of the sm_90a kernels that compute D^T = W x X^T with the weight as the MMA's
+// 16-row A operand (the streaming kernel's wgmma, the skinny kernel's mma.sync): both leave a
+// warp's accumulator in the same layout, acc[4j + 2h + e] = D^T row (lane / 4 + 8h), column
+// (8j + 2 (lane % 4) + e), which is stored transposed into D. P is any kernel parameter
+// struct with the output fields (m, n, d, ldd, d_dtype, bias, bias_dtype).
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "cuda/sm90/mainloop.cuh"  // convert_out
+#include "mxgemm/types.hpp"
+
+namespace mxgemm::sm90 {
+
+template <typename P>
+__device__ __forceinline__ float bias_at(const P& p, int n) {
+  switch (p.bias_dtype) {
+    case DType::FP32: return static_cast<const float*>(p.bias)[n];
+    case DType::BF16: return __bfloat162float(static_cast<const __nv_bfloat16*>(p.bias)[n]);
+    default: return __half2float(static_cast<const __half*>(p.bias)[n]);
+  }
+}
+
+// Writes one warp's 16 weight rows (from n0) x kMPad activation rows (from m0) of D^T into D
+// (M x N, row-major), alpha (and the bias, in one fused rounding) applied, masked to M x N.
+template <typename T, int kAcc, typename P>
+__device__ __forceinline__ void store_transposed(const P& p, const float (&acc)[kAcc],
+                                                 float alpha, int m0, int n0, int lane) {
+  T* d = static_cast<T*>(p.d);
+  const int q = lane & 3;
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const int n = n0 + (lane >> 2) + 8 * half;
+    if (n >= p.n) continue;
+    const bool has_bias = p.bias != nullptr;
+    const float b = has_bias ? bias_at(p, n) : 0.0f;
+    auto value = [&](float v) { return has_bias ? fmaf(alpha, v, b) : alpha * v; };
+#pragma unroll
+    for (int j = 0; j < kAcc / 4; ++j) {
+      const int m = m0 + 8 * j + 2 * q;
+      if (m < p.m) d[static_cast<std::int64_t>(m) * p.ldd + n] = convert_out<T>(value(acc[4 * j + 2 * half]));
+      if (m + 1 < p.m)
+        d[static_cast<std::int64_t>(m + 1) * p.ldd + n] = convert_out<T>(value(acc[4 * j + 2 * half + 1]));
+    }
+  }
+}
+
+template <int kAcc, typename P>
+__device__ __forceinline__ void store_tile_transposed(const P& p, const float (&acc)[kAcc],
+                                                      float alpha, int m0, int n0, int lane) {
+  switch (p.d_dtype) {
+    case DType::FP32: store_transposed<float>(p, acc, alpha, m0, n0, lane); break;
+    case DType::BF16: store_transposed<__nv_bfloat16>(p, acc, alpha, m0, n0, lane); break;
+    default: store_transposed<__half>(p, acc, alpha, m0, n0, lane); break;
+  }
+}
+
+}  // namespace mxgemm::sm90
