@@ -11,9 +11,10 @@
 //                UnsupportedError);
 //   fp8          cuBLASLt E4M3 x E4M3 with one fp32 scale per tensor (amax / 448),
 //                BF16 out: a speed-of-light reference with coarser scaling;
-//   tiled        mxfp8_scaled_mm forced onto the large-shape (tiled) sm_90 kernel, where
-//                the automatic choice is the weight-streaming kernel (small M), so that
-//                the two can be compared on the same shape.
+//   tiled        mxfp8_scaled_mm forced onto another sm_90 kernel than the one it picks
+//                (--compare-kernel: the tiled kernel by default, or the streaming kernel,
+//                which the skinny kernel replaces up to 16 rows), so that the two can be
+//                compared on the same shape; the column is named after that kernel.
 // The memory floor of a shape is the bytes that must move (A and B with their scales, D)
 // divided by the device-to-device copy bandwidth measured at the start of the run (bytes
 // read plus written per second, median of 20 copies of 1 GiB); "x floor" is mxgemm's time
@@ -90,6 +91,8 @@ struct Options {
   // dequantizes only B, and the memory floor counts A as bf16.
   std::string mode = "mxfp8";
   bool weight_only() const { return mode == "weight-only"; }
+  // The kernel of the comparison column: "tiled" or "streaming".
+  std::string compare = "tiled";
 };
 
 struct Shape {
@@ -525,7 +528,8 @@ class LtPlan {
 // One shape: device inputs (rotated copies), outputs, plans, the four methods.
 
 enum Method { kMx = 0, kBf16, kDqBf16, kFp8, kMxTiled, kMethods };
-const char* const kMethodNames[kMethods] = {"mxgemm", "cuBLAS bf16", "dequant + cuBLAS bf16",
+// The comparison column is renamed after --compare-kernel.
+const char* kMethodNames[kMethods] = {"mxgemm", "cuBLAS bf16", "dequant + cuBLAS bf16",
                                             "cuBLASLt fp8", "mxgemm tiled kernel"};
 
 struct MethodResult {
@@ -594,8 +598,9 @@ class ShapeBench {
     switch (m) {
       case kMx:
       case kMxTiled: {
-        const detail::ScopedSm90Kernel forced(m == kMxTiled ? detail::Sm90Kernel::Tiled
-                                                            : detail::Sm90Kernel::Auto);
+        const detail::Sm90Kernel other =
+            o_.compare == "streaming" ? detail::Sm90Kernel::Streaming : detail::Sm90Kernel::Tiled;
+        const detail::ScopedSm90Kernel forced(m == kMxTiled ? other : detail::Sm90Kernel::Auto);
         const int c = i % cm_;
         if (o_.weight_only()) {
           mxfp8_weight_only_mm(contiguous(static_cast<const void*>(a_bf_[i % cb_].get()), sh_.m, sh_.k,
@@ -640,8 +645,8 @@ class ShapeBench {
   MethodResult time(Method m, bool timed) {
     MethodResult r;
     cudaStream_t s = gpu_.stream;
-    if (m == kMxTiled && o_.weight_only()) {
-      r.why = "weight-only mode has one kernel";
+    if (m == kMxTiled && o_.weight_only() && o_.compare == "tiled") {
+      r.why = "the tiled kernel has no weight-only form";
       return r;
     }
     MXGEMM_CUDA_CHECK(cudaMemsetAsync(d(m), 0xFF, d_bytes_, s));
@@ -924,10 +929,11 @@ double tflops(const Shape& s, const MethodResult& r) { return s.flops() / (r.med
 bool has_ratio(const Row& row, Method m) { return row.r[kMx].ran && row.r[m].ran; }
 double ratio(const Row& row, Method m) { return row.r[m].med_us / row.r[kMx].med_us; }
 
-void print_header() {
+void print_header(const Options& o) {
+  const std::string other = "mxgemm " + o.compare + " kernel";
   std::printf("%-21s | %-17s | %-24s | %-24s | %-24s | %-24s | %-16s | %s\n", "", "mxgemm",
               "cuBLAS bf16 (pre-deq.)", "dequant + cuBLAS bf16", "cuBLASLt fp8 per-tensor",
-              "mxgemm tiled kernel", "memory floor", "check: mxgemm vs bf16");
+              other.c_str(), "memory floor", "check: mxgemm vs bf16");
   std::printf("%6s %6s %6s   | %9s %7s | %9s %7s %6s | %9s %7s %6s | %9s %7s %6s | %9s %7s %6s | %8s %7s | %s\n",
               "M", "N", "K", "us", "TFLOP/s", "us", "TFLOP/s", "ratio", "us", "TFLOP/s", "ratio", "us",
               "TFLOP/s", "ratio", "us", "TFLOP/s", "ratio", "us", "x floor", "sample / full rel. err / bad");
@@ -1111,7 +1117,7 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
               pools.by_key.size(), elems / 1e6, elems * 8.0 / 1e9, seconds_since(t0));
   std::fflush(stdout);
 
-  print_header();
+  print_header(o);
   std::vector<Row> rows;
   for (std::size_t si = 0; si < shapes.size(); ++si) {
     const Shape& sh = shapes[si];
@@ -1252,12 +1258,17 @@ int main(int argc, char** argv) {
                  "mxfp8: mxfp8_scaled_mm; weight-only: mxfp8_weight_only_mm on the bf16 A (the "
                  "dequant + cuBLAS peer then dequantizes B only)")
       ->check(CLI::IsMember({"mxfp8", "weight-only"}));
+  app.add_option("--compare-kernel", o.compare,
+                 "the sm_90 kernel of the comparison column: tiled (MXFP8 only) or streaming "
+                 "(the skinny kernel's alternative up to 16 rows)")
+      ->check(CLI::IsMember({"tiled", "streaming"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  if (o.compare == "streaming") kMethodNames[kMxTiled] = "mxgemm streaming kernel";
   std::vector<Shape> shapes;
   const bool custom = !o.m.empty() || !o.n.empty() || !o.k.empty();
   if (custom) {

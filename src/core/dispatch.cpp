@@ -8,7 +8,6 @@
 #include "cuda/quantize/launch.hpp"
 #include "cuda/sm100/mxfp8_gemm_sm100.hpp"
 #include "cuda/sm90/mxfp8_gemm_sm90.hpp"
-#include "cuda/sm90/stream_gemm_sm90.hpp"
 #include "mxgemm/gemm.hpp"
 #include "mxgemm/quantize.hpp"
 #include "mxgemm/weight_only.hpp"
@@ -134,7 +133,7 @@ void mxfp8_weight_only_mm(const ConstMatrixView& a, const ConstMxOperand& w, con
                                        "round fp16 activations; mxfp8_weight_only_mm_reference "
                                        "takes fp16)",
                                        dtype_name(a.dtype));
-      sm90::launch_stream_weight_only(a, w, alpha, bias, d, stream);
+      sm90::launch_weight_only(a, w, alpha, bias, d, stream);
       return;
     case detail::GemmBackend::Sm100:
       throw UnsupportedError(detail::concat(fn, ": no GPU backend can run here: the weight-only "

@@ -4,7 +4,9 @@
 
 namespace mxgemm::detail {
 
-enum class Sm90Kernel { Auto, Tiled, Streaming };
+// Skinny applies to at most 16 activation rows (more, or a weight-only activation it cannot
+// read in place, run the streaming kernel); Auto picks it for small weights only.
+enum class Sm90Kernel { Auto, Tiled, Streaming, Skinny };
 
 // For GEMMs issued from the calling thread from now on; returns the previous choice.
 Sm90Kernel set_sm90_kernel(Sm90Kernel kernel);

@@ -22,7 +22,7 @@ namespace mxgemm::testing {
 namespace {
 
 GpuResult run_weight_only(const HostWide& a, const HostMxOperand& w, const ConstMatrixView* bias,
-                          DType out, float alpha) {
+                          DType out, float alpha, detail::Sm90Kernel kernel = detail::Sm90Kernel::Auto) {
   GpuResult r{HostOutput(out, a.rows, w.rows, /*stride_pad=*/3)};
   poison(r.out);
   GuardedDeviceBuffer da(a.bits.size() * 2), dd(r.out.bytes.size()), dalpha(4);
@@ -44,6 +44,7 @@ GpuResult run_weight_only(const HostWide& a, const HostMxOperand& w, const Const
     bv.memory = Memory::Device;
   }
   try {
+    const detail::ScopedSm90Kernel forced(kernel);
     mxfp8_weight_only_mm(av, dw.view, static_cast<const float*>(dalpha.data()),
                          bias != nullptr ? &bv : nullptr, dv);
   } catch (const UnsupportedError& e) {
@@ -108,6 +109,45 @@ TEST(GpuWeightOnly, MatchesReferenceAcrossShapesBiasAndLayouts) {
   }
 }
 
+// Up to 16 rows: the skinny kernel (activation rows 16-byte aligned: pitch pad 8) and the
+// streaming kernel (forced, and what an unaligned pitch runs), with bias and alpha, N and K
+// tails, a K cut into several ranges per tile.
+TEST(GpuWeightOnly, SmallMOnBothKernels) {
+  MXGEMM_REQUIRE_GPU();
+  std::mt19937 rng = fresh_rng();
+  const std::int64_t nk[][2] = {{136, 272}, {520, 1008}, {300, 4112}, {1040, 8192}};
+  const struct { detail::Sm90Kernel kernel; const char* name; } kernels[] = {
+      {detail::Sm90Kernel::Skinny, "skinny"}, {detail::Sm90Kernel::Streaming, "streaming"}};
+  int variant = 0;
+  for (const auto& kc : kernels)
+    for (std::int64_t m : {1, 2, 7, 8, 9, 16})
+      for (const auto& s : nk) {
+        MxOptions o;
+        o.layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
+        o.dtype = variant % 5 == 0 ? DType::E5M2 : DType::E4M3;
+        if (o.dtype == DType::E5M2) o.scale_lo = 110, o.scale_hi = 118;
+        const DType out = variant % 3 == 0 ? DType::FP32 : (variant % 3 == 1 ? DType::BF16 : DType::FP16);
+        const bool with_bias = variant % 2 == 1;
+        const std::int64_t pad = variant % 4 == 3 ? 5 : 8;
+        ++variant;
+        const HostWide a = random_wide(m, s[1], DType::BF16, rng, 1.0, pad);
+        const HostMxOperand w = random_mx_operand(s[0], s[1], rng, o);
+        std::vector<std::uint8_t> bias_bytes(static_cast<size_t>(s[0] * 4));
+        std::normal_distribution<double> nd(0.0, 2.0);
+        for (std::int64_t j = 0; j < s[0]; ++j) {
+          const float f = static_cast<float>(nd(rng));
+          std::memcpy(&bias_bytes[j * 4], &f, 4);
+        }
+        const ConstMatrixView bias(bias_bytes.data(), 1, s[0], s[0], DType::FP32, Memory::Host);
+        const float alpha = with_bias ? -0.75f : 1.0f;
+        const ConstMatrixView* b = with_bias ? &bias : nullptr;
+        expect_weight_only_matches(a, w, b, alpha, run_weight_only(a, w, b, out, alpha, kc.kernel),
+                                   std::string(kc.name) + " " + std::to_string(m) + "x" + std::to_string(s[0]) + "x" +
+                                       std::to_string(s[1]) + " out=" + dtype_name(out) + " pad=" +
+                                       std::to_string(pad) + (with_bias ? " bias" : ""));
+      }
+}
+
 TEST(GpuWeightOnly, NanPropagatesAndRunsAreBitwiseIdentical) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();
@@ -122,6 +162,17 @@ TEST(GpuWeightOnly, NanPropagatesAndRunsAreBitwiseIdentical) {
       ASSERT_EQ(std::isnan(r1.out.at(i, j)), i == 4 || j == 33) << "(" << i << "," << j << ")";
   const GpuResult r2 = run_weight_only(a, w, nullptr, DType::FP32, 1.0f);
   EXPECT_EQ(r1.out.bytes, r2.out.bytes);
+  // The same for 9 rows (the skinny kernel), K cut into several ranges per tile.
+  HostWide a9 = random_wide(9, 8192, DType::BF16, rng);
+  HostMxOperand w9 = random_mx_operand(300, 8192, rng);
+  a9.bits[4 * a9.stride + 5000] = 0x7FC0;  // row 4 NaN
+  w9.set_scale(33, 200, kScaleNaN);        // column 33 NaN
+  const GpuResult s1 = run_weight_only(a9, w9, nullptr, DType::FP32, 1.0f);
+  for (std::int64_t i = 0; i < 9; ++i)
+    for (std::int64_t j = 0; j < 300; ++j)
+      ASSERT_EQ(std::isnan(s1.out.at(i, j)), i == 4 || j == 33) << "9 rows (" << i << "," << j << ")";
+  const GpuResult s2 = run_weight_only(a9, w9, nullptr, DType::FP32, 1.0f);
+  EXPECT_EQ(s1.out.bytes, s2.out.bytes) << "9 rows";
 }
 
 TEST(GpuWeightOnly, Fp16ActivationsAreRefusedOnHopper) {

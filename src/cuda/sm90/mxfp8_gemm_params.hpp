@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "cuda/sm90/scale_prepass.hpp"
+#include "cuda/sm90/skinny_schedule.hpp"
 #include "cuda/sm90/stream_schedule.hpp"
 #include "mxgemm/types.hpp"
 
@@ -43,6 +44,28 @@ struct StreamGemmParams {
   DType bias_dtype;
   float* partials;               // 2 * sched.ctas slots of kBlockN * kMPad fp32
   unsigned int* tile_counters;   // sched.stream_tiles(), zero between launches
+};
+
+// The skinny kernel (skinny_gemm_kernel.cuh): D = alpha * X W^T for a few activation rows,
+// both operands read straight from global memory.
+struct SkinnyGemmParams {
+  int m, n, k;
+  int kblocks;  // ceil(K / 32)
+  SkinnySchedule sched;
+  const std::uint8_t* w;   // N x K fp8 (the API's operand b)
+  std::int64_t ldw;        // bytes
+  const std::uint8_t* sw;  // its scales, swizzled, 16-byte aligned (scale_prepass.hpp)
+  const void* x;           // M x K: fp8 codes (scales sx) or bf16 values (weight-only)
+  std::int64_t ldx;        // elements
+  const std::uint8_t* sx;  // fp8 activations: their scales, as sw
+  const float* alpha;  // device
+  void* d;
+  std::int64_t ldd;  // elements
+  DType d_dtype;
+  const void* bias;  // null, or N values of bias_dtype added to every row (weight-only)
+  DType bias_dtype;
+  float* partials;              // 2 * sched.ctas * 8 warps slots of 32 lanes x (4 * n-tiles) fp32
+  unsigned int* tile_counters;  // sched.tiles * 8 (one per warp tile), zero between launches
 };
 
 }  // namespace mxgemm::sm90

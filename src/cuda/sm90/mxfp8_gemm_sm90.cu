@@ -9,6 +9,7 @@
 #include "cuda/common/tensor_map.hpp"
 #include "cuda/common/workspace.hpp"
 #include "cuda/sm90/mxfp8_gemm_kernel.cuh"
+#include "cuda/sm90/skinny_gemm_sm90.hpp"
 #include "cuda/sm90/stream_gemm_sm90.hpp"
 #include "mxgemm/layout.hpp"
 
@@ -39,10 +40,19 @@ void launch(const CUtensorMap& tma_a, const CUtensorMap& tma_b, const Mxfp8GemmP
 
 void launch_mxfp8_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
                        const MatrixView& d, cudaStream_t stream) {
-  // The streaming kernel is faster on every measured shape (docs/hopper-kernel.md); the tiled
-  // kernel runs when asked for (tests and the benchmark compare the two).
-  if (detail::sm90_kernel() != detail::Sm90Kernel::Tiled) {
-    launch_stream_gemm(a, b, alpha, d, stream);
+  // The skinny kernel (few rows, small weights: skinny_gemm_preferred) and the streaming
+  // kernel are faster on every measured shape than the tiled kernel (docs/skinny-kernel.md,
+  // docs/streaming-kernel.md), which runs when asked for (tests and the benchmark compare).
+  const detail::Sm90Kernel forced = detail::sm90_kernel();
+  const std::int64_t m = a.data.rows, n = b.data.rows, k = b.data.cols;
+  if (forced != detail::Sm90Kernel::Tiled) {
+    const bool skinny = forced == detail::Sm90Kernel::Skinny ? skinny_gemm_supports(m, n, k)
+                                                             : forced == detail::Sm90Kernel::Auto &&
+                                                                   skinny_gemm_preferred(m, n, k, false);
+    if (skinny)
+      launch_skinny_gemm(a, b, alpha, d, stream);
+    else
+      launch_stream_gemm(a, b, alpha, d, stream);
     return;
   }
   Mxfp8GemmParams p{};
@@ -75,6 +85,18 @@ void launch_mxfp8_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const f
   else if (a_e4m3) launch<DType::E4M3, DType::E5M2>(tma_a, tma_b, p, stream);
   else if (b_e4m3) launch<DType::E5M2, DType::E4M3>(tma_a, tma_b, p, stream);
   else launch<DType::E5M2, DType::E5M2>(tma_a, tma_b, p, stream);
+}
+
+void launch_weight_only(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
+                        const ConstMatrixView* bias, const MatrixView& d, cudaStream_t stream) {
+  const detail::Sm90Kernel forced = detail::sm90_kernel();
+  const bool skinny = skinny_weight_only_supports(a, w) &&
+                      (forced == detail::Sm90Kernel::Skinny ||
+                       (forced == detail::Sm90Kernel::Auto && skinny_gemm_preferred(a.rows, w.data.rows, w.data.cols, true)));
+  if (skinny)
+    launch_skinny_weight_only(a, w, alpha, bias, d, stream);
+  else
+    launch_stream_weight_only(a, w, alpha, bias, d, stream);
 }
 
 }  // namespace mxgemm::sm90

@@ -1,0 +1,47 @@
+// Constants of the sm_90a skinny MXFP8 GEMM (skinny_gemm_kernel.cuh; docs/skinny-kernel.md
+// explains the choices).
+#pragma once
+
+#include "cuda/sm90/skinny_schedule.hpp"
+#include "mxgemm/types.hpp"
+
+namespace mxgemm::sm90 {
+
+// kElemW: the weight's fp8 type. kElemX: the activation's: E4M3/E5M2 (MXFP8 activations,
+// multiplied as exact fp16 codes with one fresh accumulator per 32-wide scale block) or BF16
+// (weight-only: the weight dequantized to bf16 values, accumulated across K). kNTiles:
+// 8-row activation tiles (the N of mma.sync m16n8k16).
+template <DType kElemW_, DType kElemX_, int kNTiles_>
+struct SkinnyGemmConfig {
+  static constexpr DType kElemW = kElemW_;
+  static constexpr DType kElemX = kElemX_;
+  static constexpr bool kValues = kElemX == DType::BF16;
+  static constexpr int kNTiles = kNTiles_;
+  static constexpr int kMaxM = 8 * kNTiles;
+  static constexpr int kWarps = kSkinnyWarps;  // 16 rows of the CTA's 128 each
+  static constexpr int kThreads = 32 * kWarps;
+  static constexpr int kAccRegs = 4 * kNTiles;  // fp32 accumulator per thread per n-tile: 4
+  static constexpr int kGroupBlocks = kSkinnyGroupBlocks;
+  // Stages of each warp's ring: kStages - 1 units (2 KB of weight each) in flight per warp
+  // while it multiplies one. Two CTAs (16 warps) per SM then keep ~130 KB of HBM reads in
+  // flight per SM.
+  static constexpr int kStages = 5;
+  static constexpr int kMinCtasPerSm = 2;
+  // Per warp and stage: 16 rows x 128 bytes of weight, 16 scale words, one barrier; and 1 KB
+  // of slack to align the 128-byte swizzle.
+  static constexpr int kSmemBytes = (kWarps * kStages * (16 * 128 + 16 * 4 + 8) + 1023) / 1024 * 1024 + 1024;
+  // The fixup reads this many partials per L2 round trip, as many as the registers left
+  // beside the mainloop's hold (the two-tile forms spill with more).
+  static constexpr int kFixupBatch = kNTiles == 1 ? 4 : 1;
+
+  static_assert(kElemW == DType::E4M3 || kElemW == DType::E5M2, "the weight is fp8");
+  static_assert(kElemX == DType::E4M3 || kElemX == DType::E5M2 || kElemX == DType::BF16,
+                "the activation is fp8 codes or bf16 values");
+  static_assert(kNTiles == 1 || kNTiles == 2, "built for up to 16 activation rows");
+  static_assert(kSkinnyTileRows == 16, "a warp tile is the M of mma.sync m16n8k16");
+  static_assert(kGroupBlocks == 4, "a group's scales of one row are one 32-bit swizzled word");
+  static_assert(kStages >= 2, "a ring needs a stage in flight");
+  static_assert(kMinCtasPerSm * kSmemBytes <= 227 * 1024, "shared memory for kMinCtasPerSm CTAs per SM");
+};
+
+}  // namespace mxgemm::sm90

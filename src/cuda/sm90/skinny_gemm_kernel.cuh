@@ -1,0 +1,387 @@
+// sm_90a skinny MXFP8 GEMM: up to 16 activation rows (decode), the weight streamed once
+// straight from global memory into mma.sync fragments.
+//
+// For a few activation rows the GEMM is a stream over the weight W (N x K fp8, the API's
+// operand b); what limits it is keeping enough bytes in flight on every SM, not arithmetic.
+// The kernel computes D^T = W x X^T, a warp at a time on 16 weight rows: per unit of 128 K,
+// lane 0 TMA-loads the rows' 16 x 128 bytes into a stage of the warp's own ring (128-byte
+// swizzle, kStages deep, an mbarrier per stage) and lanes 0..15 copy the rows' scale words
+// (cp.async), so several units of HBM reads are in flight per warp without holding
+// registers; the activation, which every warp reads and L2 holds, is loaded into registers a
+// unit ahead. No CTA-wide barrier anywhere: each warp waits for its own loads only. TMA, not
+// per-thread copies: those were capped near 2.3 TB/s by the SM's outstanding-request limit
+// (docs/skinny-kernel.md). The K permutation of mainloop.cuh (physical byte 8q + 4h + 2i + j
+// of a block is logical k = 16h + 8i + 2q + j) makes 8 consecutive bytes of a row exactly a
+// thread's slots of the block's two m16n8k16 A fragments, and the activation's 8 elements at
+// the same positions its B fragments, so nothing is shuffled; the swizzle keeps those 8-byte
+// reads free of bank conflicts.
+//
+// Two forms (skinny_gemm_config.cuh: kElemX):
+//   codes   MXFP8 activation: both operands enter an fp16 mma as their exact fp16 codes (one
+//           cvt a pair), each block in a fresh accumulator, added into the fp32 result times
+//           the product of the two block scales (FMUL + FFMA), as the streaming kernel does.
+//   values  BF16 activation (weight-only): the weight dequantized exactly to bf16 (code x
+//           scale, fp8_convert.cuh), bf16 mma accumulated over a group of 4 blocks, then
+//           added into the result.
+//
+// Work split (skinny_schedule.hpp): every CTA streams one contiguous range of (128-row tile,
+// 128-K group) units, all of the same length; its 8 warps each take 16 of the rows through
+// their own pipelines, at the same K (they share the activation in L1). A tile cut among
+// several CTAs is summed from their partials (workspace, per warp) in CTA order by the last
+// to finish (one atomic counter per warp tile), so runs are bitwise identical.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda/common/fp8_convert.cuh"
+#include "cuda/common/ptx.cuh"
+#include "cuda/sm90/mainloop.cuh"
+#include "cuda/sm90/mxfp8_gemm_params.hpp"
+#include "cuda/sm90/skinny_gemm_config.cuh"
+#include "cuda/sm90/stream_epilogue.cuh"
+
+namespace mxgemm::sm90 {
+
+// Nonzero when a byte of the 4 E8M0 scales in `word` is 0 (2^-127, an fp32 subnormal) or
+// 0xFF (NaN): exact zero-byte tests of word and ~word.
+__device__ __forceinline__ std::uint32_t has_special_scale(std::uint32_t word) {
+  return ((word - 0x01010101u) & ~word & 0x80808080u) | ((~word - 0x01010101u) & word & 0x80808080u);
+}
+
+// 2^(s-127) for byte b of `word`: the byte moved into the fp32 exponent field when kPlain
+// (every byte 1..254: has_special_scale), else e8m0_to_float.
+template <bool kPlain>
+__device__ __forceinline__ float scale_float(std::uint32_t word, int b) {
+  if constexpr (kPlain) return __uint_as_float(((b >= 3 ? word >> (8 * b - 23) : word << (23 - 8 * b))) & 0x7F800000u);
+  return cuda::e8m0_to_float((word >> (8 * b)) & 0xFFu);
+}
+
+// Shared memory of a CTA: per warp and stage, its 16 weight rows' 128 bytes of one group as
+// TMA writes them with the 128-byte swizzle (16-byte chunk c of row r at chunk position
+// c ^ (r % 8)), the rows' scale words of the group (block 4 group + b in byte b), and the
+// barrier the TMA load completes on.
+template <typename Cfg>
+struct alignas(1024) SkinnySmem {
+  std::uint8_t w[Cfg::kWarps][Cfg::kStages][16 * 128];
+  std::uint32_t sw[Cfg::kWarps][Cfg::kStages][16];
+  std::uint64_t full[Cfg::kWarps][Cfg::kStages];
+};
+
+// The activation operands of one thread for one group: rows 8t + lane / 4, 8 elements per
+// block from physical K offset 8 (lane % 4); in the codes form the scale words of
+// activation rows 8t + 2 (lane % 4) + e.
+template <typename Cfg>
+struct SkinnyActivation {
+  using Vec = std::conditional_t<Cfg::kValues, uint4, uint2>;  // 8 bf16 values or 8 fp8 codes
+  Vec x[Cfg::kNTiles][Cfg::kGroupBlocks];
+  std::uint32_t sx[Cfg::kNTiles][2];
+};
+
+template <DType kElemW, DType kElemX, int kNTiles>
+__global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kThreads,
+                                  SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kMinCtasPerSm)
+    skinny_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_w, const __grid_constant__ SkinnyGemmParams p) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  using Cfg = SkinnyGemmConfig<kElemW, kElemX, kNTiles>;
+  using Activation = SkinnyActivation<Cfg>;
+  using Smem = SkinnySmem<Cfg>;
+  static_assert(sizeof(Smem) + 1023 <= Cfg::kSmemBytes, "the smem layout plus alignment slack");
+  constexpr int kG = Cfg::kGroupBlocks;
+  extern __shared__ std::uint8_t skinny_smem[];
+  auto& smem = ptx::aligned_dynamic_smem<Smem>(skinny_smem);
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+  const SkinnySchedule& sched = p.sched;
+  const int kblocks = p.kblocks;
+  const int cta = static_cast<int>(blockIdx.x);
+  const int u0 = sched.begin(cta), u1 = sched.begin(cta + 1);
+
+  // A position in the CTA's units: tile and group, advanced without divisions; `rows` is this
+  // lane's scale row base (row tile * 128 + 16 warp + lane, for lanes 0..15).
+  struct Cursor {
+    int tile, group;
+    const std::uint8_t* scale_row;
+  };
+  auto scale_row_of = [&](int tile) {
+    return p.sw + swizzled_scale_offset(tile * kSkinnyBlockN + warp * kSkinnyTileRows + (lane & 15), 0, p.kblocks);
+  };
+  auto advance = [&](Cursor& c) {
+    if (++c.group == sched.groups) {
+      c.group = 0;
+      c.scale_row = scale_row_of(++c.tile);
+    }
+  };
+
+  // Lane 0 TMA-loads the 16 x 128-byte box of a unit (rows past N and bytes past K read as
+  // zero) and lanes 0..15 copy the rows' scale words (the swizzled scales are padded to whole
+  // 128-row tiles: always in bounds).
+  if (lane == 0) {
+    ptx::prefetch_tensor_map(&tma_w);
+    for (int s = 0; s < Cfg::kStages; ++s) ptx::mbarrier_init(&smem.full[warp][s], 1);
+    ptx::fence_barrier_init();
+  }
+  __syncwarp();
+  auto issue_unit = [&](const Cursor& c, int stage) {
+    if (lane == 0) {
+      ptx::mbarrier_arrive_expect_tx(&smem.full[warp][stage], kSkinnyTileRows * 128);
+      ptx::tma_load_2d(smem.w[warp][stage], &tma_w, &smem.full[warp][stage], c.group * 128,
+                       c.tile * kSkinnyBlockN + warp * kSkinnyTileRows);
+    }
+    if (lane < kSkinnyTileRows)
+      cuda::cp_async_4(ptx::smem_addr(&smem.sw[warp][stage][lane]), c.scale_row + c.group * kSwizzleTileBytes);
+  };
+
+  // Activation row 8t + g at this lane's 8 elements of block 0 (row 0 past M, with a K limit
+  // of 0: nothing is loaded), and the scale rows of activation rows 8t + 2q + e.
+  constexpr int kXBytes = Cfg::kValues ? 2 : 1;
+  const std::uint8_t* x_row[kNTiles];
+  int x_limit[kNTiles];
+  const std::uint8_t* sx_row[kNTiles][2];  // null past M (scale 1)
+#pragma unroll
+  for (int t = 0; t < kNTiles; ++t) {
+    const int m = 8 * t + g;
+    x_row[t] = static_cast<const std::uint8_t*>(p.x) + (static_cast<std::int64_t>(m < p.m ? m : 0) * p.ldx + 8 * q) * kXBytes;
+    x_limit[t] = m < p.m ? p.k - 8 * q : 0;
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const int ms = 8 * t + 2 * q + e;
+      sx_row[t][e] = !Cfg::kValues && ms < p.m ? p.sx + swizzled_scale_offset(ms, 0, p.kblocks) : nullptr;
+    }
+  }
+  auto load_activation = [&](int group, Activation& op) {
+    const int kb = group * kG;
+#pragma unroll
+    for (int t = 0; t < kNTiles; ++t) {
+      const std::uint8_t* src = x_row[t] + kb * 32 * kXBytes;
+#pragma unroll
+      for (int b = 0; b < kG; ++b) {
+        const bool valid = (kb + b) * 32 < x_limit[t];
+        if constexpr (Cfg::kValues)
+          op.x[t][b] = valid ? __ldg(reinterpret_cast<const uint4*>(src + b * 64)) : make_uint4(0, 0, 0, 0);
+        else
+          op.x[t][b] = valid ? __ldg(reinterpret_cast<const uint2*>(src + b * 32)) : make_uint2(0, 0);
+      }
+    }
+    if constexpr (!Cfg::kValues) {
+#pragma unroll
+      for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+          op.sx[t][e] = sx_row[t][e] != nullptr
+                            ? __ldg(reinterpret_cast<const unsigned int*>(sx_row[t][e] + group * kSwizzleTileBytes))
+                            : 0x7F7F7F7Fu;
+    }
+  };
+
+  float result[Cfg::kAccRegs];
+#pragma unroll
+  for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
+
+  // Block b's 8 bytes of row g inside a stage (row g + 8: 1024 further): logical chunk
+  // 2b + q / 2, stored at chunk position (2b + q / 2) ^ g, half q % 2.
+  int frag_at[kG];
+#pragma unroll
+  for (int b = 0; b < kG; ++b) frag_at[b] = g * 128 + 16 * ((2 * b + (q >> 1)) ^ g) + 8 * (q & 1);
+
+  // Block b of the group, k16 step s: the A fragment from the two weight rows' words s.
+  // kPlain: the codes form's scales of the group need no special case (has_special_scale).
+  auto multiply_group = [&](auto plain_tag, int stage, const Activation& op, int kb) {
+    constexpr bool kPlain = decltype(plain_tag)::value;
+    const std::uint32_t sw[2] = {smem.sw[warp][stage][g], smem.sw[warp][stage][g + 8]};
+    auto weight = [&](int b, int h) {
+      return *reinterpret_cast<const uint2*>(smem.w[warp][stage] + frag_at[b] + 1024 * h);
+    };
+    float part[kNTiles][4];
+#pragma unroll
+    for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) part[t][i] = 0.0f;
+#pragma unroll
+    for (int b = 0; b < kG; ++b) {
+      if (kb + b >= kblocks) break;  // the last group of a row may be short (warp-uniform)
+      if constexpr (Cfg::kValues) {
+        // Weight scale of block b as bf16 in both halves, per row.
+        std::uint32_t s2[2];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+          s2[h] = cuda::bf16_lane_broadcast(cuda::e8m0_pair_to_bf16_lanes(sw[h] >> (16 * (b / 2))), b % 2);
+        const uint2 wb[2] = {weight(b, 0), weight(b, 1)};
+#pragma unroll
+        for (int s = 0; s < 2; ++s) {
+          const std::uint32_t w0 = s == 0 ? wb[0].x : wb[0].y;
+          const std::uint32_t w1 = s == 0 ? wb[1].x : wb[1].y;
+          const std::uint32_t a[4] = {cuda::dequant_pair_bf16x2_mul<kElemW>(cuda::byte_pair(w0, 0), s2[0]),
+                                      cuda::dequant_pair_bf16x2_mul<kElemW>(cuda::byte_pair(w1, 0), s2[1]),
+                                      cuda::dequant_pair_bf16x2_mul<kElemW>(cuda::byte_pair(w0, 1), s2[0]),
+                                      cuda::dequant_pair_bf16x2_mul<kElemW>(cuda::byte_pair(w1, 1), s2[1])};
+#pragma unroll
+          for (int t = 0; t < kNTiles; ++t) {
+            const uint4& xv = op.x[t][b];
+            ptx::mma_m16n8k16<true>(part[t], a, s == 0 ? xv.x : xv.z, s == 0 ? xv.y : xv.w);
+          }
+        }
+      } else {
+        float block[kNTiles][4];
+#pragma unroll
+        for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+          for (int i = 0; i < 4; ++i) block[t][i] = 0.0f;
+        const uint2 wb[2] = {weight(b, 0), weight(b, 1)};
+#pragma unroll
+        for (int s = 0; s < 2; ++s) {
+          const std::uint32_t w0 = s == 0 ? wb[0].x : wb[0].y;
+          const std::uint32_t w1 = s == 0 ? wb[1].x : wb[1].y;
+          const std::uint32_t a[4] = {cuda::fp8x2_to_f16x2<kElemW>(cuda::byte_pair(w0, 0)),
+                                      cuda::fp8x2_to_f16x2<kElemW>(cuda::byte_pair(w1, 0)),
+                                      cuda::fp8x2_to_f16x2<kElemW>(cuda::byte_pair(w0, 1)),
+                                      cuda::fp8x2_to_f16x2<kElemW>(cuda::byte_pair(w1, 1))};
+#pragma unroll
+          for (int t = 0; t < kNTiles; ++t) {
+            const std::uint32_t xw = s == 0 ? op.x[t][b].x : op.x[t][b].y;
+            ptx::mma_m16n8k16<false>(block[t], a, cuda::fp8x2_to_f16x2<kElemX>(cuda::byte_pair(xw, 0)),
+                                     cuda::fp8x2_to_f16x2<kElemX>(cuda::byte_pair(xw, 1)));
+          }
+        }
+        // result[4t + 2h + e] (weight row g + 8h, activation row 8t + 2q + e) gains the
+        // block's partial times both block scales.
+        const float fw[2] = {scale_float<kPlain>(sw[0], b), scale_float<kPlain>(sw[1], b)};
+#pragma unroll
+        for (int t = 0; t < kNTiles; ++t) {
+          const float fx[2] = {scale_float<kPlain>(op.sx[t][0], b), scale_float<kPlain>(op.sx[t][1], b)};
+#pragma unroll
+          for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int e = 0; e < 2; ++e)
+              result[4 * t + 2 * h + e] = fmaf(block[t][2 * h + e], fw[h] * fx[e], result[4 * t + 2 * h + e]);
+        }
+      }
+    }
+    if constexpr (Cfg::kValues) {
+#pragma unroll
+      for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) result[4 * t + i] += part[t][i];
+    }
+  };
+
+  const float alpha = __ldg(p.alpha);
+  // The end of a tile's segment: a whole tile is stored; a part goes to this warp's partial
+  // slot, and the last of the tile's warps to arrive (one counter per tile, reset by that
+  // warp) adds the partials in warp order and stores the sum.
+  auto finish_tile = [&](int tile, bool whole) {
+    const int n0 = tile * kSkinnyBlockN + warp * kSkinnyTileRows;
+    if (whole) {
+      store_tile_transposed(p, result, alpha, 0, n0, lane);
+      return;
+    }
+    constexpr int kSlot = 32 * Cfg::kAccRegs;  // floats per partial
+    auto slot = [&](int c) {
+      return p.partials + (static_cast<std::int64_t>(sched.partial_slot(c, tile)) * kSkinnyWarps + warp) * kSlot;
+    };
+    float* mine = slot(cta);
+#pragma unroll
+    for (int r = 0; r < Cfg::kAccRegs; ++r) __stcg(mine + r * 32 + lane, result[r]);
+    __threadfence();  // the partial is visible device-wide before the count says so
+    __syncwarp();
+    const int c_lo = sched.first_cta(tile), c_hi = sched.last_cta(tile);
+    unsigned int* counter = &p.tile_counters[tile * kSkinnyWarps + warp];
+    unsigned int last = 0;
+    if (lane == 0) {
+      last = atomicAdd(counter, 1u) == static_cast<unsigned int>(c_hi - c_lo);
+      if (last) *counter = 0;  // ready for the next launch
+    }
+    if (!__shfl_sync(0xFFFFFFFFu, last, 0)) return;
+    __threadfence();
+    float sum[Cfg::kAccRegs];
+#pragma unroll
+    for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] = 0.0f;
+    for (int c0 = c_lo; c0 <= c_hi; c0 += Cfg::kFixupBatch) {
+      float v[Cfg::kFixupBatch][Cfg::kAccRegs];
+#pragma unroll
+      for (int b = 0; b < Cfg::kFixupBatch; ++b) {
+        if (c0 + b > c_hi) continue;
+        const float* part = slot(c0 + b);
+#pragma unroll
+        for (int r = 0; r < Cfg::kAccRegs; ++r) v[b][r] = __ldcg(part + r * 32 + lane);
+      }
+#pragma unroll
+      for (int b = 0; b < Cfg::kFixupBatch; ++b) {
+        if (c0 + b > c_hi) continue;
+#pragma unroll
+        for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] += v[b][r];
+      }
+    }
+    store_tile_transposed(p, sum, alpha, 0, n0, lane);
+  };
+
+  // kStages - 1 units of weight in flight ahead of the one multiplied; one commit per unit
+  // (empty past the range) keeps the count wait_group relies on.
+  Cursor issue{u0 / sched.groups, u0 % sched.groups, nullptr};
+  issue.scale_row = scale_row_of(issue.tile);
+  Cursor use = issue;  // the unit multiplied (its scale_row unused)
+#pragma unroll
+  for (int s = 0; s < Cfg::kStages - 1; ++s) {
+    if (u0 + s < u1) {
+      issue_unit(issue, s);
+      advance(issue);
+    }
+    cuda::cp_async_commit();
+  }
+  Activation cur, next;
+  load_activation(use.group, cur);
+  RingIndex<Cfg::kStages> st;    // the stage multiplied
+  int refill = Cfg::kStages - 1;  // the stage refilled
+  // One segment (the units of one tile) per outer step; the inner loop is the hot one, the
+  // tile's store or fixup after it. The issue cursor runs kStages - 1 units ahead, across
+  // segments.
+  for (int u = u0; u < u1;) {
+    const int tile = use.tile, first_group = use.group, segment_begin = u;
+    const int segment_end = u + (sched.groups - first_group) < u1 ? u + (sched.groups - first_group) : u1;
+#pragma unroll 1
+    for (int group = first_group; u < segment_end; ++u, ++group) {
+      if (u + Cfg::kStages - 1 < u1) {
+        issue_unit(issue, refill);
+        advance(issue);
+      }
+      cuda::cp_async_commit();
+      if (u + 1 < u1) load_activation(group + 1 == sched.groups ? 0 : group + 1, next);
+      ptx::mbarrier_wait(&smem.full[warp][st.index], st.phase);
+      cuda::cp_async_wait<Cfg::kStages - 1>();
+      __syncwarp();  // the other lanes' scale copies of this stage are visible
+      const int stage = st.index;
+      // Codes form: every scale byte this warp reads for the group a plain power of two
+      // (1..254), decoded by a shift; else (2^-127 or NaN somewhere) the general decode.
+      bool plain = true;
+      if constexpr (!Cfg::kValues) {
+        std::uint32_t special =
+            has_special_scale(smem.sw[warp][stage][g]) | has_special_scale(smem.sw[warp][stage][g + 8]);
+#pragma unroll
+        for (int t = 0; t < kNTiles; ++t) special |= has_special_scale(cur.sx[t][0]) | has_special_scale(cur.sx[t][1]);
+        plain = __all_sync(0xFFFFFFFFu, special == 0);
+      }
+      if (plain)
+        multiply_group(std::true_type{}, stage, cur, group * kG);
+      else
+        multiply_group(std::false_type{}, stage, cur, group * kG);
+      __syncwarp();  // every lane has read the stage before it is refilled
+      cur = next;
+      st.advance();
+      refill = refill + 1 == Cfg::kStages ? 0 : refill + 1;
+    }
+    finish_tile(tile, first_group == 0 && segment_end - segment_begin == sched.groups);
+#pragma unroll
+    for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
+    use.tile = tile + 1;
+    use.group = 0;
+  }
+#else
+  // Built for another architecture: the launcher only dispatches here on sm_90.
+  if (threadIdx.x == 0) __trap();
+#endif
+}
+
+}  // namespace mxgemm::sm90

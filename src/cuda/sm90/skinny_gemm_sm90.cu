@@ -1,0 +1,74 @@
+// Launcher of the skinny GEMM: kernel parameters from the validated views, and the
+// instantiation for the operand types and the number of 8-row activation tiles.
+#include "cuda/sm90/skinny_gemm_sm90.hpp"
+
+#include "cuda/common/workspace.hpp"
+#include "cuda/sm90/scale_prepass.hpp"
+#include "mxgemm/layout.hpp"
+
+namespace mxgemm::sm90 {
+namespace {
+
+SkinnyGemmParams base_params(std::int64_t m, const ConstMxOperand& w, const float* alpha, const MatrixView& d) {
+  SkinnyGemmParams p{};
+  p.m = static_cast<int>(m);
+  p.n = static_cast<int>(w.data.rows);
+  p.k = static_cast<int>(w.data.cols);
+  p.w = static_cast<const std::uint8_t*>(w.data.data);
+  p.ldw = w.data.row_stride;
+  p.alpha = alpha;
+  p.d = d.data;
+  p.ldd = d.row_stride;
+  p.d_dtype = d.dtype;
+  p.bias_dtype = DType::FP32;
+  return p;
+}
+
+template <DType kElemW, DType kElemX>
+void launch_width(const SkinnyGemmParams& p, const ConstMxOperand& w, const ConstMxOperand* a, cudaStream_t stream) {
+  if (p.m <= 8) launch_skinny_kernel<kElemW, kElemX, 1>(p, w, a, stream);
+  else launch_skinny_kernel<kElemW, kElemX, 2>(p, w, a, stream);
+}
+
+}  // namespace
+
+void launch_skinny_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
+                        const MatrixView& d, cudaStream_t stream) {
+  SkinnyGemmParams p = base_params(a.data.rows, b, alpha, d);
+  p.x = a.data.data;
+  p.ldx = a.data.row_stride;
+  const bool w4 = b.data.dtype == DType::E4M3, x4 = a.data.dtype == DType::E4M3;
+  if (w4 && x4) launch_width<DType::E4M3, DType::E4M3>(p, b, &a, stream);
+  else if (w4) launch_width<DType::E4M3, DType::E5M2>(p, b, &a, stream);
+  else if (x4) launch_width<DType::E5M2, DType::E4M3>(p, b, &a, stream);
+  else launch_width<DType::E5M2, DType::E5M2>(p, b, &a, stream);
+}
+
+bool skinny_gemm_supports(std::int64_t m, std::int64_t n, std::int64_t k) {
+  return m <= kSkinnyMaxM &&
+         ceil_div(n, kSkinnyBlockN) * ceil_div(scale_cols(k), kSkinnyGroupBlocks) < (std::int64_t{1} << 31);
+}
+
+bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only) {
+  return skinny_gemm_supports(m, n, k) && n * k <= kSkinnyMaxWeightElems && (!weight_only || m <= kSkinnyMaxWeightOnlyM);
+}
+
+bool skinny_weight_only_supports(const ConstMatrixView& a, const ConstMxOperand& w) {
+  return skinny_gemm_supports(a.rows, w.data.rows, w.data.cols) && reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 &&
+         (a.row_stride * 2) % 16 == 0;
+}
+
+void launch_skinny_weight_only(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
+                               const ConstMatrixView* bias, const MatrixView& d, cudaStream_t stream) {
+  SkinnyGemmParams p = base_params(a.rows, w, alpha, d);
+  p.x = a.data;
+  p.ldx = a.row_stride;
+  if (bias != nullptr) {
+    p.bias = bias->data;
+    p.bias_dtype = bias->dtype;
+  }
+  if (w.data.dtype == DType::E4M3) launch_width<DType::E4M3, DType::BF16>(p, w, nullptr, stream);
+  else launch_width<DType::E5M2, DType::BF16>(p, w, nullptr, stream);
+}
+
+}  // namespace mxgemm::sm90

@@ -1,0 +1,49 @@
+// Host entry of the sm_90a skinny MXFP8 GEMM (skinny_gemm_kernel.cuh): up to 16 activation
+// rows, operands read in place. Arguments are already validated.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "cuda/sm90/mxfp8_gemm_params.hpp"
+#include "mxgemm/types.hpp"
+
+namespace mxgemm::sm90 {
+
+// Activation rows the skinny kernel can take (two 8-row mma tiles).
+constexpr std::int64_t kSkinnyMaxM = 16;
+// Where it is the faster kernel (measured against the streaming kernel on the decode suite,
+// docs/skinny-kernel.md): weights of at most this many elements (16 MB of fp8), up to 16
+// MXFP8 activation rows or 8 BF16 ones; at 64 MB and more the streaming kernel is as fast or
+// faster.
+constexpr std::int64_t kSkinnyMaxWeightElems = std::int64_t{1} << 24;
+constexpr std::int64_t kSkinnyMaxWeightOnlyM = 8;
+
+// Whether the skinny kernel can run a GEMM of m activation rows against an n x k weight: at
+// most kSkinnyMaxM rows, and fewer than 2^31 work units (skinny_schedule.hpp).
+bool skinny_gemm_supports(std::int64_t m, std::int64_t n, std::int64_t k);
+
+// Whether it is the kernel to pick for it (supported, and the measured crossover above).
+bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only);
+
+// D = alpha * A x B^T when skinny_gemm_supports.
+void launch_skinny_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
+                        const MatrixView& d, cudaStream_t stream);
+
+// Whether the weight-only GEMM can run here: skinny_gemm_supports, and the BF16 activation's
+// address and row pitch 16-byte multiples (each thread loads 16 bytes of a row).
+bool skinny_weight_only_supports(const ConstMatrixView& a, const ConstMxOperand& w);
+
+// D = alpha * A x dequant(W)^T (+ bias) when skinny_weight_only_supports.
+void launch_skinny_weight_only(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
+                               const ConstMatrixView* bias, const MatrixView& d, cudaStream_t stream);
+
+// One instantiation per weight type, activation type (fp8 codes or BF16 values) and number
+// of 8-row activation tiles, in skinny_gemm_{codes,values}.cu. w: the weight (its scales),
+// a: the MXFP8 activation (its scales), null for BF16 activations.
+template <DType kElemW, DType kElemX, int kNTiles>
+void launch_skinny_kernel(SkinnyGemmParams p, const ConstMxOperand& w, const ConstMxOperand* a,
+                          cudaStream_t stream);
+
+}  // namespace mxgemm::sm90

@@ -1,0 +1,67 @@
+// Work split of the skinny kernel (skinny_gemm_kernel.cuh), shared by the launcher, the kernel
+// and the CPU tests.
+//
+// A CTA's 8 warps each stream 16 of a tile's 128 weight rows, all at the same K position, so
+// that they share the activation in L1. The unit of work is one tile times one group of
+// kSkinnyGroupBlocks scale blocks (128 K); the units in tile-major order are cut into one
+// contiguous range per CTA, of equal length (+-1), so every SM moves the same number of bytes
+// whatever N and K are (stream-K). A tile whose groups fall into several ranges is summed from
+// the partials of those CTAs (per warp), always in CTA order, by the last of them to finish,
+// so results do not depend on timing.
+#pragma once
+
+#include <cstdint>
+
+#include "mxgemm/layout.hpp"  // MXGEMM_HOST_DEVICE, ceil_div
+
+namespace mxgemm::sm90 {
+
+// Weight rows of a warp tile (the M of mma.sync m16n8k16) and of a CTA tile (8 warps).
+constexpr int kSkinnyTileRows = 16;
+constexpr int kSkinnyWarps = 8;
+constexpr int kSkinnyBlockN = kSkinnyTileRows * kSkinnyWarps;
+// Scale blocks per unit: their 4 scale bytes of a row are one 32-bit word in the swizzled
+// layout, and one TMA box of 128 bytes per row.
+constexpr int kSkinnyGroupBlocks = 4;
+// A CTA's range is at least this many units (when the work allows), so that the fill of its
+// pipelines and its fixups stay small next to the streaming.
+constexpr int kSkinnyMinUnitsPerCta = 8;
+
+struct SkinnySchedule {
+  int tiles;   // ceil(N / kSkinnyBlockN)
+  int groups;  // units per tile: ceil(ceil(K / 32) / 4)
+  int ctas;
+  int units;   // tiles * groups (below 2^31: the launcher checks)
+
+  // First unit of CTA c (c == ctas gives the end of the last range).
+  MXGEMM_HOST_DEVICE int begin(int c) const {
+    return static_cast<int>(static_cast<std::int64_t>(c) * units / ctas);
+  }
+  // The CTA whose range holds unit u: the largest c with begin(c) <= u.
+  MXGEMM_HOST_DEVICE int cta_of_unit(int u) const {
+    return static_cast<int>((static_cast<std::int64_t>(u + 1) * ctas + units - 1) / units - 1);
+  }
+  MXGEMM_HOST_DEVICE int first_cta(int tile) const { return cta_of_unit(tile * groups); }
+  MXGEMM_HOST_DEVICE int last_cta(int tile) const { return cta_of_unit((tile + 1) * groups - 1); }
+  // Each CTA has at most two partial tiles, the first and the last it touches: the slot of
+  // CTA c's partial of `tile` (times kSkinnyWarps, one per warp, in the partials buffer).
+  MXGEMM_HOST_DEVICE int partial_slot(int c, int tile) const {
+    return 2 * c + (tile == begin(c) / groups ? 0 : 1);
+  }
+
+  // As many CTAs as fit the machine at once (`ctas_per_sm` resident per SM), fewer when the
+  // work is short.
+  static SkinnySchedule make(std::int64_t n, std::int64_t kblocks, int sms, int ctas_per_sm) {
+    SkinnySchedule s{};
+    s.tiles = static_cast<int>(ceil_div(n, kSkinnyBlockN));
+    s.groups = static_cast<int>(ceil_div(kblocks, kSkinnyGroupBlocks));
+    s.units = s.tiles * s.groups;
+    const std::int64_t fit = std::int64_t{sms} * ctas_per_sm;
+    const std::int64_t by_work = s.units / kSkinnyMinUnitsPerCta;
+    const std::int64_t ctas = by_work < fit ? by_work : fit;
+    s.ctas = static_cast<int>(ctas < 1 ? 1 : ctas);
+    return s;
+  }
+};
+
+}  // namespace mxgemm::sm90
