@@ -25,15 +25,6 @@ __device__ __forceinline__ void cp_async_wait_all() {
 #endif
 }
 
-// cp.async.cg 16 bytes with a source size (PTX ISA 9.7.9.25.3.1) to shared address s:
-// `valid` false reads no byte and zero-fills the destination.
-__device__ __forceinline__ void cp_async_16_or_zero(std::uint32_t s, const void* gmem, bool valid) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(valid ? 16 : 0)
-               : "memory");
-#endif
-}
-
 // cp.async.ca 4 bytes (PTX ISA 9.7.9.25.3.1).
 __device__ __forceinline__ void cp_async_4(std::uint32_t s, const void* gmem) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -179,7 +170,7 @@ __device__ __forceinline__ void fence_operand(float& r) { asm volatile("" : "+f"
 __device__ __forceinline__ void keep_in_register(int& v) { asm volatile("" : "+r"(v)); }
 __device__ __forceinline__ void keep_in_register(std::uint64_t& v) { asm volatile("" : "+l"(v)); }
 
-// --- mma.sync and streaming loads (the skinny GEMM, skinny_gemm_kernel.cuh) -------------
+// --- mma.sync (the skinny GEMM, skinny_gemm_kernel.cuh) ------------------------------------
 
 // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16} (PTX ISA 9.7.14.5.8, sm_80+): one warp,
 // D (16 x 8 fp32) = A (16 x 16, four 32-bit registers) x B (16 x 8, two) + C. kBf16 picks the
@@ -202,13 +193,6 @@ __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const std::uint32_t 
   }
 }
 
-// ld.global.nc.L1::no_allocate.v2.u32 (PTX ISA 9.7.9.8): 8 bytes read once (the weight
-// stream), kept out of L1 so that the activation every warp re-reads stays there.
-__device__ __forceinline__ uint2 ld_stream_u2(const void* p) {
-  uint2 v;
-  asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];\n" : "=r"(v.x), "=r"(v.y) : "l"(p));
-  return v;
-}
 
 // Shared-memory matrix descriptor (PTX ISA 9.7.15.5.1, "Matrix Descriptor Format"):
 //   bits  0-13  start address >> 4

@@ -9,8 +9,8 @@
 // (cp.async), so several units of HBM reads are in flight per warp without holding
 // registers; the activation, which every warp reads and L2 holds, is loaded into registers a
 // unit ahead. No CTA-wide barrier anywhere: each warp waits for its own loads only. TMA, not
-// per-thread copies: those were capped near 2.3 TB/s by the SM's outstanding-request limit
-// (docs/skinny-kernel.md). The K permutation of mainloop.cuh (physical byte 8q + 4h + 2i + j
+// per-thread copies: those stalled near 2.3 TB/s however deep the ring (likely the SM's limit
+// on outstanding loads; docs/skinny-kernel.md). The K permutation of mainloop.cuh (physical byte 8q + 4h + 2i + j
 // of a block is logical k = 16h + 8i + 2q + j) makes 8 consecutive bytes of a row exactly a
 // thread's slots of the block's two m16n8k16 A fragments, and the activation's 8 elements at
 // the same positions its B fragments, so nothing is shuffled; the swizzle keeps those 8-byte
@@ -35,7 +35,6 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <cstddef>
 #include <cstdint>
 
 #include "cuda/common/fp8_convert.cuh"
@@ -190,7 +189,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
   // Block b of the group, k16 step s: the A fragment from the two weight rows' words s.
   // kPlain: the codes form's scales of the group need no special case (has_special_scale).
   auto multiply_group = [&](auto plain_tag, int stage, const Activation& op, int kb) {
-    constexpr bool kPlain = decltype(plain_tag)::value;
+    [[maybe_unused]] constexpr bool kPlain = decltype(plain_tag)::value;  // codes form only
     const std::uint32_t sw[2] = {smem.sw[warp][stage][g], smem.sw[warp][stage][g + 8]};
     auto weight = [&](int b, int h) {
       return *reinterpret_cast<const uint2*>(smem.w[warp][stage] + frag_at[b] + 1024 * h);
