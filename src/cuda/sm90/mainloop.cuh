@@ -50,7 +50,6 @@ struct ScaleRow {
   const std::uint8_t* row_base;  // null when the row is outside the matrix
   bool swizzled;
   int blocks;
-  __device__ __forceinline__ ScaleRow() : row_base(nullptr), swizzled(false), blocks(0) {}  // reads 127
   __device__ __forceinline__ ScaleRow(const ScaleSource& s, int row, int rows, int blocks_)
       : row_base(row < rows ? s.data + (s.swizzled ? swizzled_scale_offset(row, 0, blocks_)
                                                     : linear_scale_offset(row, 0, s.row_stride))

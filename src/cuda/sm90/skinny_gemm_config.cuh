@@ -17,7 +17,6 @@ struct SkinnyGemmConfig {
   static constexpr DType kElemX = kElemX_;
   static constexpr bool kValues = kElemX == DType::BF16;
   static constexpr int kNTiles = kNTiles_;
-  static constexpr int kMaxM = 8 * kNTiles;
   static constexpr int kWarps = kSkinnyWarps;  // 16 rows of the CTA's 128 each
   static constexpr int kThreads = 32 * kWarps;
   static constexpr int kAccRegs = 4 * kNTiles;  // fp32 accumulator per thread per n-tile: 4

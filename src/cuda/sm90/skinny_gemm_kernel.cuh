@@ -99,8 +99,8 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
   const int cta = static_cast<int>(blockIdx.x);
   const int u0 = sched.begin(cta), u1 = sched.begin(cta + 1);
 
-  // A position in the CTA's units: tile and group, advanced without divisions; `rows` is this
-  // lane's scale row base (row tile * 128 + 16 warp + lane, for lanes 0..15).
+  // The next unit to load: tile and group, advanced without divisions, and this lane's scale
+  // row base (row tile * 128 + 16 warp + lane, for lanes 0..15).
   struct Cursor {
     int tile, group;
     const std::uint8_t* scale_row;
@@ -321,7 +321,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
   // (empty past the range) keeps the count wait_group relies on.
   Cursor issue{u0 / sched.groups, u0 % sched.groups, nullptr};
   issue.scale_row = scale_row_of(issue.tile);
-  Cursor use = issue;  // the unit multiplied (its scale_row unused)
+  int use_tile = issue.tile, use_group = issue.group;  // the unit multiplied
 #pragma unroll
   for (int s = 0; s < Cfg::kStages - 1; ++s) {
     if (u0 + s < u1) {
@@ -331,14 +331,14 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
     cuda::cp_async_commit();
   }
   Activation cur, next;
-  load_activation(use.group, cur);
+  load_activation(use_group, cur);
   RingIndex<Cfg::kStages> st;    // the stage multiplied
   int refill = Cfg::kStages - 1;  // the stage refilled
   // One segment (the units of one tile) per outer step; the inner loop is the hot one, the
   // tile's store or fixup after it. The issue cursor runs kStages - 1 units ahead, across
   // segments.
   for (int u = u0; u < u1;) {
-    const int tile = use.tile, first_group = use.group, segment_begin = u;
+    const int tile = use_tile, first_group = use_group, segment_begin = u;
     const int segment_end = u + (sched.groups - first_group) < u1 ? u + (sched.groups - first_group) : u1;
 #pragma unroll 1
     for (int group = first_group; u < segment_end; ++u, ++group) {
@@ -374,8 +374,8 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
     finish_tile(tile, first_group == 0 && segment_end - segment_begin == sched.groups);
 #pragma unroll
     for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
-    use.tile = tile + 1;
-    use.group = 0;
+    use_tile = tile + 1;
+    use_group = 0;
   }
 #else
   // Built for another architecture: the launcher only dispatches here on sm_90.
