@@ -12,8 +12,9 @@
 //   fp8          cuBLASLt E4M3 x E4M3 with one fp32 scale per tensor (amax / 448),
 //                BF16 out: a speed-of-light reference with coarser scaling;
 //   tiled        mxfp8_scaled_mm forced onto another sm_90 kernel than the one it picks
-//                (--compare-kernel: the tiled kernel by default, or the streaming kernel,
-//                which the skinny kernel replaces up to 16 rows), so that the two can be
+//                (--compare-kernel: the tiled kernel by default, the streaming kernel,
+//                which the skinny kernel replaces up to 16 rows, or the skinny kernel
+//                where the streaming one is picked), so that the two can be
 //                compared on the same shape; the column is named after that kernel.
 // The memory floor of a shape is the bytes that must move (A and B with their scales, D)
 // divided by the device-to-device copy bandwidth measured at the start of the run (bytes
@@ -598,8 +599,9 @@ class ShapeBench {
     switch (m) {
       case kMx:
       case kMxTiled: {
-        const detail::Sm90Kernel other =
-            o_.compare == "streaming" ? detail::Sm90Kernel::Streaming : detail::Sm90Kernel::Tiled;
+        const detail::Sm90Kernel other = o_.compare == "streaming" ? detail::Sm90Kernel::Streaming
+                                          : o_.compare == "skinny"  ? detail::Sm90Kernel::Skinny
+                                                                    : detail::Sm90Kernel::Tiled;
         const detail::ScopedSm90Kernel forced(m == kMxTiled ? other : detail::Sm90Kernel::Auto);
         const int c = i % cm_;
         if (o_.weight_only()) {
@@ -1259,9 +1261,9 @@ int main(int argc, char** argv) {
                  "dequant + cuBLAS peer then dequantizes B only)")
       ->check(CLI::IsMember({"mxfp8", "weight-only"}));
   app.add_option("--compare-kernel", o.compare,
-                 "the sm_90 kernel of the comparison column: tiled (MXFP8 only) or streaming "
-                 "(the skinny kernel's alternative up to 16 rows)")
-      ->check(CLI::IsMember({"tiled", "streaming"}));
+                 "the sm_90 kernel of the comparison column: tiled (MXFP8 only), streaming "
+                 "(the skinny kernel's alternative up to 16 rows) or skinny (up to 16 rows)")
+      ->check(CLI::IsMember({"tiled", "streaming", "skinny"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -1269,6 +1271,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (o.compare == "streaming") kMethodNames[kMxTiled] = "mxgemm streaming kernel";
+  if (o.compare == "skinny") kMethodNames[kMxTiled] = "mxgemm skinny kernel";
   std::vector<Shape> shapes;
   const bool custom = !o.m.empty() || !o.n.empty() || !o.k.empty();
   if (custom) {

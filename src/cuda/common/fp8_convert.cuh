@@ -75,6 +75,28 @@ __device__ __forceinline__ std::uint32_t bf16_lane_broadcast(std::uint32_t lanes
   return __byte_perm(lanes, 0, blk == 0 ? 0x1010 : 0x3232);
 }
 
+// Byte pair kHalf of a 32-bit word (bytes 2 kHalf, 2 kHalf + 1) -> fp16x2, exactly. The pair
+// is named as a 16-bit half of the register, which the conversion reads in place (F2FP on
+// R.H1) instead of after a shift, as byte_pair + fp8x2_to_f16x2 compile to.
+template <DType kElem, int kHalf>
+__device__ __forceinline__ std::uint32_t fp8x2_to_f16x2_half(std::uint32_t word) {
+  static_assert(kElem == DType::E4M3 || kElem == DType::E5M2, "fp8 element type expected");
+  static_assert(kHalf == 0 || kHalf == 1, "a 32-bit word has two byte pairs");
+  std::uint32_t out;
+  if constexpr (kElem == DType::E4M3) {
+    if constexpr (kHalf == 0)
+      asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.rn.f16x2.e4m3x2 %0, lo; }" : "=r"(out) : "r"(word));
+    else
+      asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.rn.f16x2.e4m3x2 %0, hi; }" : "=r"(out) : "r"(word));
+  } else {
+    if constexpr (kHalf == 0)
+      asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.rn.f16x2.e5m2x2 %0, lo; }" : "=r"(out) : "r"(word));
+    else
+      asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.rn.f16x2.e5m2x2 %0, hi; }" : "=r"(out) : "r"(word));
+  }
+  return out;
+}
+
 // The low (half == 0) or high (half == 1) byte pair of a 32-bit word.
 __device__ __forceinline__ std::uint16_t byte_pair(std::uint32_t word, int half) {
   return static_cast<std::uint16_t>(half == 0 ? (word & 0xFFFFu) : (word >> 16));

@@ -88,10 +88,25 @@ __device__ __forceinline__ void fence_barrier_init() {
 __device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
 }
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint32_t bar, std::uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
 __device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint64_t* bar, std::uint32_t bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
                "r"(bytes)
                : "memory");
+}
+// Blocks until the phase with parity `parity` has completed. `bar`: a shared-memory address.
+__device__ __forceinline__ void mbarrier_wait(std::uint32_t bar, std::uint32_t parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra WAIT_%=;\n"
+      "}\n" ::"r"(bar),
+      "r"(parity)
+      : "memory");
 }
 // Blocks until the phase with parity `parity` has completed.
 __device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
@@ -115,6 +130,15 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const void* tensor_map, s
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
       " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_addr(dst)),
       "l"(tensor_map), "r"(smem_addr(bar)), "r"(x), "r"(y)
+      : "memory");
+}
+// The same with shared-memory addresses (kernels that compute them once, outside the loop).
+__device__ __forceinline__ void tma_load_2d(std::uint32_t dst, const void* tensor_map, std::uint32_t bar,
+                                            std::int32_t x, std::int32_t y) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
+      "l"(tensor_map), "r"(bar), "r"(x), "r"(y)
       : "memory");
 }
 __device__ __forceinline__ void prefetch_tensor_map(const void* tensor_map) {
@@ -169,6 +193,30 @@ __device__ __forceinline__ void fence_operand(float& r) { asm volatile("" : "+f"
 // the hot loop has to spare).
 __device__ __forceinline__ void keep_in_register(int& v) { asm volatile("" : "+r"(v)); }
 __device__ __forceinline__ void keep_in_register(std::uint64_t& v) { asm volatile("" : "+l"(v)); }
+
+// --- atom (PTX ISA 9.7.13.5) ---------------------------------------------------------------
+// atom.acq_rel.gpu.add: the release publishes this thread's earlier writes and, being
+// cumulative, those of the threads that synchronized with it before (a warp's partial tile
+// after __syncwarp); the acquire makes the writes published before earlier adds visible to it
+// and, after a __syncwarp, to its warp. Returns the old value.
+__device__ __forceinline__ std::uint32_t atomic_add_acq_rel_gpu(std::uint32_t* p, std::uint32_t v) {
+  std::uint32_t old;
+  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+
+// --- ld.shared (PTX ISA 9.7.9.8) by shared-memory address -----------------------------------
+// Volatile with a memory clobber: they stay after the mbarrier wait that guards the data.
+__device__ __forceinline__ std::uint32_t ld_shared_u32(std::uint32_t addr) {
+  std::uint32_t v;
+  asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+  return v;
+}
+__device__ __forceinline__ uint2 ld_shared_u32x2(std::uint32_t addr) {
+  uint2 v;
+  asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(addr) : "memory");
+  return v;
+}
 
 // --- mma.sync (the skinny GEMM, skinny_gemm_kernel.cuh) ------------------------------------
 

@@ -40,7 +40,7 @@ void launch(const CUtensorMap& tma_a, const CUtensorMap& tma_b, const Mxfp8GemmP
 
 void launch_mxfp8_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
                        const MatrixView& d, cudaStream_t stream) {
-  // The skinny kernel (few rows, small weights: skinny_gemm_preferred) and the streaming
+  // The skinny kernel (up to 16 rows, where skinny_gemm_preferred) and the streaming
   // kernel are faster on every measured shape than the tiled kernel (docs/skinny-kernel.md,
   // docs/streaming-kernel.md), which runs when asked for (tests and the benchmark compare).
   const detail::Sm90Kernel forced = detail::sm90_kernel();

@@ -21,14 +21,25 @@ struct SkinnyGemmConfig {
   static constexpr int kThreads = 32 * kWarps;
   static constexpr int kAccRegs = 4 * kNTiles;  // fp32 accumulator per thread per n-tile: 4
   static constexpr int kGroupBlocks = kSkinnyGroupBlocks;
+  // Where the activation comes from. Codes form with two tiles (9..16 rows): each warp's
+  // stage also holds the unit's 16 activation rows (a second TMA box, rows past M and bytes
+  // past K zero, the weight's 128-byte swizzle) and their scale words; registers could not
+  // hold a unit of them ahead. Otherwise each lane loads its own activation
+  // elements into registers a unit ahead, through the L1 its CTA's warps share. Measured
+  // both ways on the H200 (docs/skinny-kernel.md): the stage is faster for 16 rows, the
+  // registers for up to 8 on the large layers.
+  static constexpr bool kXInSmem = !kValues && kNTiles == 2;
+  static constexpr int kXStageBytes = kXInSmem ? 16 * 128 : 16;  // 16: a placeholder
+  static constexpr int kSxWords = kXInSmem ? 16 : 4;
   // Stages of each warp's ring: kStages - 1 units (2 KB of weight each) in flight per warp
-  // while it multiplies one. Two CTAs (16 warps) per SM then keep ~130 KB of HBM reads in
-  // flight per SM.
-  static constexpr int kStages = 5;
+  // while it multiplies one, as many as two CTAs per SM (16 warps) hold with the
+  // activation's boxes: 64 or 128 KB of HBM reads in flight per SM.
+  static constexpr int kStages = kXInSmem ? 3 : 5;
   static constexpr int kMinCtasPerSm = 2;
-  // Per warp and stage: 16 rows x 128 bytes of weight, 16 scale words, one barrier; and 1 KB
-  // of slack to align the 128-byte swizzle.
-  static constexpr int kSmemBytes = (kWarps * kStages * (16 * 128 + 16 * 4 + 8) + 1023) / 1024 * 1024 + 1024;
+  // Per warp and stage: 16 rows x 128 bytes of weight, the activation's box, the scale words,
+  // one barrier; and 1 KB of slack to align the 128-byte swizzle.
+  static constexpr int kSmemBytes =
+      (kWarps * kStages * (16 * 128 + kXStageBytes + 16 * 4 + kSxWords * 4 + 8) + 1023) / 1024 * 1024 + 1024;
   // The fixup reads this many partials per L2 round trip, as many as the registers left
   // beside the mainloop's hold (the two-tile forms spill with more).
   static constexpr int kFixupBatch = kNTiles == 1 ? 4 : 1;
@@ -36,10 +47,11 @@ struct SkinnyGemmConfig {
   static_assert(kElemW == DType::E4M3 || kElemW == DType::E5M2, "the weight is fp8");
   static_assert(kElemX == DType::E4M3 || kElemX == DType::E5M2 || kElemX == DType::BF16,
                 "the activation is fp8 codes or bf16 values");
-  static_assert(kNTiles == 1 || kNTiles == 2, "built for up to 16 activation rows");
   static_assert(kSkinnyTileRows == 16, "a warp tile is the M of mma.sync m16n8k16");
   static_assert(kGroupBlocks == 4, "a group's scales of one row are one 32-bit swizzled word");
   static_assert(kStages >= 2, "a ring needs a stage in flight");
+  static_assert(kNTiles == 1 || kNTiles == 2, "built for up to 16 activation rows");
+  static_assert(!kXInSmem || kXStageBytes % 1024 == 0, "activation boxes keep the 1 KB alignment of the swizzle");
   static_assert(kMinCtasPerSm * kSmemBytes <= 227 * 1024, "shared memory for kMinCtasPerSm CTAs per SM");
 };
 

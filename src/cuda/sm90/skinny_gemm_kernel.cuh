@@ -7,10 +7,18 @@
 // lane 0 TMA-loads the rows' 16 x 128 bytes into a stage of the warp's own ring (128-byte
 // swizzle, kStages deep, an mbarrier per stage) and lanes 0..15 copy the rows' scale words
 // (cp.async), so several units of HBM reads are in flight per warp without holding
-// registers; the activation, which every warp reads and L2 holds, is loaded into registers a
-// unit ahead. No CTA-wide barrier anywhere: each warp waits for its own loads only. TMA, not
-// per-thread copies: those stalled near 2.3 TB/s however deep the ring (likely the SM's limit
-// on outstanding loads; docs/skinny-kernel.md). The K permutation of mainloop.cuh (physical byte 8q + 4h + 2i + j
+// registers. The activation, which every warp reads and L2 holds, is loaded into registers a
+// unit ahead (up to 8 rows), or rides in the stage as a second TMA box with its scale words
+// (9..16 rows; skinny_gemm_config.cuh: kXInSmem). No CTA-wide barrier anywhere: each warp
+// waits for its own loads only (a CTA-wide activation ring, refilled once every warp was
+// done with a slot, measured slower). TMA, not per-thread copies: those stalled near 2.3 TB/s
+// however deep the ring (likely the SM's limit on outstanding loads; docs/skinny-kernel.md).
+//
+// The hot loop is instruction-bound, not bandwidth-bound (ncu: warps mostly wait on their own
+// dependent instructions, not on data), so it is kept lean: shared-memory addresses computed
+// once, fp8 pairs converted straight from either half of a register (F2FP on R.H1), the four
+// blocks of a unit one straight run of code when no scale needs a special case, and no
+// division in the schedule. The K permutation of mainloop.cuh (physical byte 8q + 4h + 2i + j
 // of a block is logical k = 16h + 8i + 2q + j) makes 8 consecutive bytes of a row exactly a
 // thread's slots of the block's two m16n8k16 A fragments, and the activation's 8 elements at
 // the same positions its B fragments, so nothing is shuffled; the swizzle keeps those 8-byte
@@ -64,16 +72,20 @@ __device__ __forceinline__ float scale_float(std::uint32_t word, int b) {
 // TMA writes them with the 128-byte swizzle (16-byte chunk c of row r at chunk position
 // c ^ (r % 8)), the rows' scale words of the group (block 4 group + b in byte b), and the
 // barrier the TMA load completes on.
+// With kXInSmem the stage also holds the unit's activation box and the scale words of the
+// activation rows (skinny_gemm_config.cuh).
 template <typename Cfg>
 struct alignas(1024) SkinnySmem {
   std::uint8_t w[Cfg::kWarps][Cfg::kStages][16 * 128];
+  std::uint8_t x[Cfg::kWarps][Cfg::kStages][Cfg::kXStageBytes];
   std::uint32_t sw[Cfg::kWarps][Cfg::kStages][16];
+  std::uint32_t sx[Cfg::kWarps][Cfg::kStages][Cfg::kSxWords];
   std::uint64_t full[Cfg::kWarps][Cfg::kStages];
 };
 
-// The activation operands of one thread for one group: rows 8t + lane / 4, 8 elements per
-// block from physical K offset 8 (lane % 4); in the codes form the scale words of
-// activation rows 8t + 2 (lane % 4) + e.
+// The activation operands of one thread for one group when loaded into registers (not
+// kXInSmem), a unit ahead: rows 8t + lane / 4, 8 elements per block from physical K offset
+// 8 (lane % 4); in the codes form the scale words of activation rows 8t + 2 (lane % 4) + e.
 template <typename Cfg>
 struct SkinnyActivation {
   using Vec = std::conditional_t<Cfg::kValues, uint4, uint2>;  // 8 bf16 values or 8 fp8 codes
@@ -84,7 +96,8 @@ struct SkinnyActivation {
 template <DType kElemW, DType kElemX, int kNTiles>
 __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kThreads,
                                   SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kMinCtasPerSm)
-    skinny_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_w, const __grid_constant__ SkinnyGemmParams p) {
+    skinny_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_w, const __grid_constant__ CUtensorMap tma_x,
+                            const __grid_constant__ SkinnyGemmParams p) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   using Cfg = SkinnyGemmConfig<kElemW, kElemX, kNTiles>;
   using Activation = SkinnyActivation<Cfg>;
@@ -94,6 +107,15 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
   extern __shared__ std::uint8_t skinny_smem[];
   auto& smem = ptx::aligned_dynamic_smem<Smem>(skinny_smem);
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+  // This warp's ring as shared-memory addresses, computed once (stage s: + s * the stride):
+  // the weight and activation boxes, the scale words and the barriers.
+  constexpr std::uint32_t kWStage = sizeof(smem.w[0][0]), kXStage = sizeof(smem.x[0][0]);
+  constexpr std::uint32_t kSwStage = sizeof(smem.sw[0][0]), kSxStage = sizeof(smem.sx[0][0]);
+  const std::uint32_t w_smem = ptx::smem_addr(smem.w[warp][0]);
+  const std::uint32_t x_smem = ptx::smem_addr(smem.x[warp][0]);
+  const std::uint32_t sw_smem = ptx::smem_addr(&smem.sw[warp][0][0]);
+  const std::uint32_t sx_smem = ptx::smem_addr(&smem.sx[warp][0][0]);
+  const std::uint32_t bar_smem = ptx::smem_addr(&smem.full[warp][0]);
   const SkinnySchedule& sched = p.sched;
   const int kblocks = p.kblocks;
   const int cta = static_cast<int>(blockIdx.x);
@@ -116,26 +138,34 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
   };
 
   // Lane 0 TMA-loads the 16 x 128-byte box of a unit (rows past N and bytes past K read as
-  // zero) and lanes 0..15 copy the rows' scale words (the swizzled scales are padded to whole
-  // 128-row tiles: always in bounds).
+  // zero) and, with kXInSmem, the activation's box of the same group (tma_x); lanes 0..15
+  // copy the weight rows' scale words, lanes 16.. those of the activation rows (the swizzled
+  // scales are padded to whole 128-row tiles: always in bounds).
   if (lane == 0) {
     ptx::prefetch_tensor_map(&tma_w);
+    if constexpr (Cfg::kXInSmem) ptx::prefetch_tensor_map(&tma_x);
     for (int s = 0; s < Cfg::kStages; ++s) ptx::mbarrier_init(&smem.full[warp][s], 1);
     ptx::fence_barrier_init();
   }
   __syncwarp();
+  const std::uint8_t* sx_lane = Cfg::kXInSmem && lane >= kSkinnyTileRows && lane - kSkinnyTileRows < Cfg::kSxWords
+                                    ? p.sx + swizzled_scale_offset(lane - kSkinnyTileRows, 0, p.kblocks)
+                                    : nullptr;
   auto issue_unit = [&](const Cursor& c, int stage) {
     if (lane == 0) {
-      ptx::mbarrier_arrive_expect_tx(&smem.full[warp][stage], kSkinnyTileRows * 128);
-      ptx::tma_load_2d(smem.w[warp][stage], &tma_w, &smem.full[warp][stage], c.group * 128,
+      ptx::mbarrier_arrive_expect_tx(bar_smem + 8 * stage, kSkinnyTileRows * 128 + (Cfg::kXInSmem ? Cfg::kXStageBytes : 0));
+      ptx::tma_load_2d(w_smem + kWStage * stage, &tma_w, bar_smem + 8 * stage, c.group * 128,
                        c.tile * kSkinnyBlockN + warp * kSkinnyTileRows);
+      if constexpr (Cfg::kXInSmem) ptx::tma_load_2d(x_smem + kXStage * stage, &tma_x, bar_smem + 8 * stage, c.group * 128, 0);
     }
     if (lane < kSkinnyTileRows)
-      cuda::cp_async_4(ptx::smem_addr(&smem.sw[warp][stage][lane]), c.scale_row + c.group * kSwizzleTileBytes);
+      cuda::cp_async_4(sw_smem + kSwStage * stage + 4 * lane, c.scale_row + c.group * kSwizzleTileBytes);
+    else if (sx_lane != nullptr)
+      cuda::cp_async_4(sx_smem + kSxStage * stage + 4 * (lane - kSkinnyTileRows), sx_lane + c.group * kSwizzleTileBytes);
   };
 
-  // Activation row 8t + g at this lane's 8 elements of block 0 (row 0 past M, with a K limit
-  // of 0: nothing is loaded), and the scale rows of activation rows 8t + 2q + e.
+  // Not kXInSmem: activation row 8t + g at this lane's 8 elements of block 0 (row 0 past M,
+  // with a K limit of 0: nothing is loaded), and the scale rows of activation rows 8t + 2q + e.
   constexpr int kXBytes = Cfg::kValues ? 2 : 1;
   const std::uint8_t* x_row[kNTiles];
   int x_limit[kNTiles];
@@ -151,7 +181,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
       sx_row[t][e] = !Cfg::kValues && ms < p.m ? p.sx + swizzled_scale_offset(ms, 0, p.kblocks) : nullptr;
     }
   }
-  auto load_activation = [&](int group, Activation& op) {
+  [[maybe_unused]] auto load_activation = [&](int group, Activation& op) {
     const int kb = group * kG;
 #pragma unroll
     for (int t = 0; t < kNTiles; ++t) {
@@ -175,25 +205,42 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
                             : 0x7F7F7F7Fu;
     }
   };
+  // kXInSmem: whether activation rows 8t + 2q + e exist (past M the scale word copied is
+  // padding, replaced by scale 1 so that it never takes the general path).
+  bool sx_valid[kNTiles][2];
+#pragma unroll
+  for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+    for (int e = 0; e < 2; ++e) sx_valid[t][e] = 8 * t + 2 * q + e < p.m;
 
   float result[Cfg::kAccRegs];
 #pragma unroll
   for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
 
-  // Block b's 8 bytes of row g inside a stage (row g + 8: 1024 further): logical chunk
-  // 2b + q / 2, stored at chunk position (2b + q / 2) ^ g, half q % 2.
-  int frag_at[kG];
+  // Block b's 8 bytes of row g inside a 128-byte-swizzled box (row g + 8: 1024 further):
+  // logical chunk 2b + q / 2, stored at chunk position (2b + q / 2) ^ g, half q % 2. The same
+  // offsets serve the weight's A fragments and the codes form's activation B fragments.
+  // (kXInSmem: the activation box holds row 8t + g at the same offsets, + 1024 t.)
+  std::uint32_t frag_at[kG];
 #pragma unroll
   for (int b = 0; b < kG; ++b) frag_at[b] = g * 128 + 16 * ((2 * b + (q >> 1)) ^ g) + 8 * (q & 1);
 
   // Block b of the group, k16 step s: the A fragment from the two weight rows' words s.
   // kPlain: the codes form's scales of the group need no special case (has_special_scale).
-  auto multiply_group = [&](auto plain_tag, int stage, const Activation& op, int kb) {
+  // sw: the scale words of weight rows g and g + 8.
+  // sx (codes form): the scale words of activation rows 8t + 2q + e; op: the activation's
+  // registers (not kXInSmem), x_stage: its box (kXInSmem).
+  auto multiply_group = [&](auto plain_tag, int stage, [[maybe_unused]] std::uint32_t x_stage, const std::uint32_t (&sw)[2],
+                            [[maybe_unused]] const std::uint32_t (&sx)[Cfg::kNTiles][2], [[maybe_unused]] const Activation& op,
+                            int kb) {
     [[maybe_unused]] constexpr bool kPlain = decltype(plain_tag)::value;  // codes form only
-    const std::uint32_t sw[2] = {smem.sw[warp][stage][g], smem.sw[warp][stage][g + 8]};
-    auto weight = [&](int b, int h) {
-      return *reinterpret_cast<const uint2*>(smem.w[warp][stage] + frag_at[b] + 1024 * h);
-    };
+    // Blocks past K hold zero codes (the TMA fill, load_activation): with finite scales (the
+    // codes form's plain case) they add exactly 0 and need no test, which leaves the four
+    // blocks one straight run of code to interleave. Otherwise a padding scale byte could be
+    // NaN: stop at K.
+    constexpr bool kStopAtK = Cfg::kValues || !kPlain;
+    const std::uint32_t w_stage = w_smem + kWStage * stage;
+    auto weight = [&](int b, int h) { return ptx::ld_shared_u32x2(w_stage + frag_at[b] + 1024 * h); };
     float part[kNTiles][4];
 #pragma unroll
     for (int t = 0; t < kNTiles; ++t)
@@ -201,7 +248,8 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
       for (int i = 0; i < 4; ++i) part[t][i] = 0.0f;
 #pragma unroll
     for (int b = 0; b < kG; ++b) {
-      if (kb + b >= kblocks) break;  // the last group of a row may be short (warp-uniform)
+      if constexpr (kStopAtK)
+        if (kb + b >= kblocks) break;  // the last group of a row may be short (warp-uniform)
       if constexpr (Cfg::kValues) {
         // Weight scale of block b as bf16 in both halves, per row.
         std::uint32_t s2[2];
@@ -230,19 +278,22 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
 #pragma unroll
           for (int i = 0; i < 4; ++i) block[t][i] = 0.0f;
         const uint2 wb[2] = {weight(b, 0), weight(b, 1)};
+        uint2 xb[kNTiles];
+#pragma unroll
+        for (int t = 0; t < kNTiles; ++t)
+          if constexpr (Cfg::kXInSmem) xb[t] = ptx::ld_shared_u32x2(x_stage + frag_at[b] + 1024 * t);
+          else xb[t] = op.x[t][b];
 #pragma unroll
         for (int s = 0; s < 2; ++s) {
           const std::uint32_t w0 = s == 0 ? wb[0].x : wb[0].y;
           const std::uint32_t w1 = s == 0 ? wb[1].x : wb[1].y;
-          const std::uint32_t a[4] = {cuda::fp8x2_to_f16x2<kElemW>(cuda::byte_pair(w0, 0)),
-                                      cuda::fp8x2_to_f16x2<kElemW>(cuda::byte_pair(w1, 0)),
-                                      cuda::fp8x2_to_f16x2<kElemW>(cuda::byte_pair(w0, 1)),
-                                      cuda::fp8x2_to_f16x2<kElemW>(cuda::byte_pair(w1, 1))};
+          const std::uint32_t a[4] = {cuda::fp8x2_to_f16x2_half<kElemW, 0>(w0), cuda::fp8x2_to_f16x2_half<kElemW, 0>(w1),
+                                      cuda::fp8x2_to_f16x2_half<kElemW, 1>(w0), cuda::fp8x2_to_f16x2_half<kElemW, 1>(w1)};
 #pragma unroll
           for (int t = 0; t < kNTiles; ++t) {
-            const std::uint32_t xw = s == 0 ? op.x[t][b].x : op.x[t][b].y;
-            ptx::mma_m16n8k16<false>(block[t], a, cuda::fp8x2_to_f16x2<kElemX>(cuda::byte_pair(xw, 0)),
-                                     cuda::fp8x2_to_f16x2<kElemX>(cuda::byte_pair(xw, 1)));
+            const std::uint32_t xw = s == 0 ? xb[t].x : xb[t].y;
+            ptx::mma_m16n8k16<false>(block[t], a, cuda::fp8x2_to_f16x2_half<kElemX, 0>(xw),
+                                     cuda::fp8x2_to_f16x2_half<kElemX, 1>(xw));
           }
         }
         // result[4t + 2h + e] (weight row g + 8h, activation row 8t + 2q + e) gains the
@@ -250,7 +301,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
         const float fw[2] = {scale_float<kPlain>(sw[0], b), scale_float<kPlain>(sw[1], b)};
 #pragma unroll
         for (int t = 0; t < kNTiles; ++t) {
-          const float fx[2] = {scale_float<kPlain>(op.sx[t][0], b), scale_float<kPlain>(op.sx[t][1], b)};
+          const float fx[2] = {scale_float<kPlain>(sx[t][0], b), scale_float<kPlain>(sx[t][1], b)};
 #pragma unroll
           for (int h = 0; h < 2; ++h)
 #pragma unroll
@@ -284,17 +335,18 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
     float* mine = slot(cta);
 #pragma unroll
     for (int r = 0; r < Cfg::kAccRegs; ++r) __stcg(mine + r * 32 + lane, result[r]);
-    __threadfence();  // the partial is visible device-wide before the count says so
+    // The warp's partial is published by lane 0's release, the others' read after its acquire
+    // (ptx::atomic_add_acq_rel_gpu): no fence for every lane.
     __syncwarp();
     const int c_lo = sched.first_cta(tile), c_hi = sched.last_cta(tile);
     unsigned int* counter = &p.tile_counters[tile * kSkinnyWarps + warp];
     unsigned int last = 0;
     if (lane == 0) {
-      last = atomicAdd(counter, 1u) == static_cast<unsigned int>(c_hi - c_lo);
+      last = ptx::atomic_add_acq_rel_gpu(counter, 1u) == static_cast<unsigned int>(c_hi - c_lo);
       if (last) *counter = 0;  // ready for the next launch
     }
     if (!__shfl_sync(0xFFFFFFFFu, last, 0)) return;
-    __threadfence();
+    __syncwarp();
     float sum[Cfg::kAccRegs];
 #pragma unroll
     for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] = 0.0f;
@@ -330,8 +382,8 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
     }
     cuda::cp_async_commit();
   }
-  Activation cur, next;
-  load_activation(use_group, cur);
+  [[maybe_unused]] Activation cur, next;
+  if constexpr (!Cfg::kXInSmem) load_activation(use_group, cur);
   RingIndex<Cfg::kStages> st;    // the stage multiplied
   int refill = Cfg::kStages - 1;  // the stage refilled
   // One segment (the units of one tile) per outer step; the inner loop is the hot one, the
@@ -347,27 +399,41 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
         advance(issue);
       }
       cuda::cp_async_commit();
-      if (u + 1 < u1) load_activation(group + 1 == sched.groups ? 0 : group + 1, next);
-      ptx::mbarrier_wait(&smem.full[warp][st.index], st.phase);
+      if constexpr (!Cfg::kXInSmem)
+        if (u + 1 < u1) load_activation(group + 1 == sched.groups ? 0 : group + 1, next);
+      ptx::mbarrier_wait(bar_smem + 8 * st.index, st.phase);
       cuda::cp_async_wait<Cfg::kStages - 1>();
       __syncwarp();  // the other lanes' scale copies of this stage are visible
       const int stage = st.index;
+      const std::uint32_t sw[2] = {ptx::ld_shared_u32(sw_smem + kSwStage * stage + 4 * g),
+                                   ptx::ld_shared_u32(sw_smem + kSwStage * stage + 4 * (g + 8))};
       // Codes form: every scale byte this warp reads for the group a plain power of two
       // (1..254), decoded by a shift; else (2^-127 or NaN somewhere) the general decode.
+      std::uint32_t sx[kNTiles][2] = {};
       bool plain = true;
       if constexpr (!Cfg::kValues) {
-        std::uint32_t special =
-            has_special_scale(smem.sw[warp][stage][g]) | has_special_scale(smem.sw[warp][stage][g + 8]);
+        std::uint32_t special = has_special_scale(sw[0]) | has_special_scale(sw[1]);
 #pragma unroll
-        for (int t = 0; t < kNTiles; ++t) special |= has_special_scale(cur.sx[t][0]) | has_special_scale(cur.sx[t][1]);
+        for (int t = 0; t < kNTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            if constexpr (Cfg::kXInSmem) {
+              const std::uint32_t word = ptx::ld_shared_u32(sx_smem + kSxStage * stage + 4 * (8 * t + 2 * q + e));
+              sx[t][e] = sx_valid[t][e] ? word : 0x7F7F7F7Fu;
+            } else {
+              sx[t][e] = cur.sx[t][e];
+            }
+            special |= has_special_scale(sx[t][e]);
+          }
         plain = __all_sync(0xFFFFFFFFu, special == 0);
       }
+      const std::uint32_t x_stage = x_smem + kXStage * stage;
       if (plain)
-        multiply_group(std::true_type{}, stage, cur, group * kG);
+        multiply_group(std::true_type{}, stage, x_stage, sw, sx, cur, group * kG);
       else
-        multiply_group(std::false_type{}, stage, cur, group * kG);
+        multiply_group(std::false_type{}, stage, x_stage, sw, sx, cur, group * kG);
       __syncwarp();  // every lane has read the stage before it is refilled
-      cur = next;
+      if constexpr (!Cfg::kXInSmem) cur = next;
       st.advance();
       refill = refill + 1 == Cfg::kStages ? 0 : refill + 1;
     }

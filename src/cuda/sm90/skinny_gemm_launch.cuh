@@ -53,7 +53,13 @@ void launch_skinny_kernel(SkinnyGemmParams p, const ConstMxOperand& w, const Con
   // Each warp loads a 16-row x 128-byte box (one unit: 4 scale blocks) per stage.
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(w.data.data, w.data.rows, w.data.cols, w.data.row_stride,
                                                         16, 128, CU_TENSOR_MAP_SWIZZLE_128B);
-  kernel<<<p.sched.ctas, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(tma_w, p);
+  // kXInSmem: the activation's box of a unit, its first 16 rows (rows past M read as zero) x
+  // 128 bytes; otherwise unused (tma_w stands in).
+  const CUtensorMap tma_x = Cfg::kXInSmem ? cuda::make_tensor_map_2d_u8(a->data.data, a->data.rows, a->data.cols,
+                                                                         a->data.row_stride, 8 * kNTiles, 128,
+                                                                         CU_TENSOR_MAP_SWIZZLE_128B)
+                                           : tma_w;
+  kernel<<<p.sched.ctas, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(tma_w, tma_x, p);
   MXGEMM_CUDA_CHECK(cudaGetLastError());
 }
 

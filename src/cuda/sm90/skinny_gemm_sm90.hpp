@@ -13,11 +13,13 @@ namespace mxgemm::sm90 {
 
 // Activation rows the skinny kernel can take (two 8-row mma tiles).
 constexpr std::int64_t kSkinnyMaxM = 16;
-// Where it is the faster kernel (measured against the streaming kernel on the decode suite,
-// docs/skinny-kernel.md): weights of at most this many elements (16 MB of fp8), up to 16
-// MXFP8 activation rows or 8 BF16 ones; at 64 MB and more the streaming kernel is as fast or
-// faster.
-constexpr std::int64_t kSkinnyMaxWeightElems = std::int64_t{1} << 24;
+// Where it is the faster kernel, measured against the streaming kernel on the same shapes
+// (docs/skinny-kernel.md): up to 8 MXFP8 activation rows on every weight; 9..16 MXFP8 rows,
+// or up to 8 BF16 rows, on weights of at most kSkinnyMaxWeightElems elements (64 MB of fp8:
+// N = K = 8192); larger weights with those rows, and more BF16 rows, run faster on the
+// streaming kernel.
+constexpr std::int64_t kSkinnyMaxWeightElems = std::int64_t{1} << 26;
+constexpr std::int64_t kSkinnyAnyWeightM = 8;
 constexpr std::int64_t kSkinnyMaxWeightOnlyM = 8;
 
 // Whether the skinny kernel can run a GEMM of m activation rows against an n x k weight: at

@@ -28,25 +28,31 @@ constexpr int kSkinnyGroupBlocks = 4;
 constexpr int kSkinnyMinUnitsPerCta = 8;
 
 struct SkinnySchedule {
-  int tiles;   // ceil(N / kSkinnyBlockN)
-  int groups;  // units per tile: ceil(ceil(K / 32) / 4)
+  int tiles;    // ceil(N / kSkinnyBlockN)
+  int groups;   // units per tile: ceil(ceil(K / 32) / 4)
   int ctas;
-  int units;   // tiles * groups (below 2^31: the launcher checks)
+  int units;    // tiles * groups (below 2^31: the launcher checks)
+  int per_cta;  // units / ctas (>= 1): the first `extra` CTAs take one unit more
+  int extra;    // units % ctas
+
+  // The device side needs no division but the one in cta_of_unit (32-bit, by a kernel
+  // constant); 64-bit divisions are calls of a few hundred instructions, a fixed cost the size
+  // of several units of streaming when they sit in every warp's prologue and fixup.
 
   // First unit of CTA c (c == ctas gives the end of the last range).
-  MXGEMM_HOST_DEVICE int begin(int c) const {
-    return static_cast<int>(static_cast<std::int64_t>(c) * units / ctas);
-  }
+  MXGEMM_HOST_DEVICE int begin(int c) const { return c * per_cta + (c < extra ? c : extra); }
   // The CTA whose range holds unit u: the largest c with begin(c) <= u.
   MXGEMM_HOST_DEVICE int cta_of_unit(int u) const {
-    return static_cast<int>((static_cast<std::int64_t>(u + 1) * ctas + units - 1) / units - 1);
+    const int long_units = extra * (per_cta + 1);  // <= units: the first `extra` ranges
+    return u < long_units ? u / (per_cta + 1) : extra + (u - long_units) / per_cta;
   }
   MXGEMM_HOST_DEVICE int first_cta(int tile) const { return cta_of_unit(tile * groups); }
   MXGEMM_HOST_DEVICE int last_cta(int tile) const { return cta_of_unit((tile + 1) * groups - 1); }
   // Each CTA has at most two partial tiles, the first and the last it touches: the slot of
-  // CTA c's partial of `tile` (times kSkinnyWarps, one per warp, in the partials buffer).
+  // CTA c's partial of `tile` (times kSkinnyWarps, one per warp, in the partials buffer). The
+  // first is the tile c's range begins in, i.e. one that does not begin before it.
   MXGEMM_HOST_DEVICE int partial_slot(int c, int tile) const {
-    return 2 * c + (tile == begin(c) / groups ? 0 : 1);
+    return 2 * c + (begin(c) >= tile * groups ? 0 : 1);
   }
 
   // As many CTAs as fit the machine at once (`ctas_per_sm` resident per SM), fewer when the
@@ -60,6 +66,8 @@ struct SkinnySchedule {
     const std::int64_t by_work = s.units / kSkinnyMinUnitsPerCta;
     const std::int64_t ctas = by_work < fit ? by_work : fit;
     s.ctas = static_cast<int>(ctas < 1 ? 1 : ctas);
+    s.per_cta = s.units / s.ctas;
+    s.extra = s.units % s.ctas;
     return s;
   }
 };
