@@ -50,9 +50,18 @@ TEST(SkinnySchedule, FillsTheMachineOnDecodeShapes) {
   // N = K = 8192, 132 SMs x 2 CTAs: every CTA streams, each the same number of units.
   const SkinnySchedule a = SkinnySchedule::make(8192, 256, 132, 2);
   EXPECT_EQ(a.ctas, 132 * 2);
-  // Short work: each CTA keeps at least kSkinnyMinUnitsPerCta units.
-  const SkinnySchedule b = SkinnySchedule::make(1024, 32, 132, 2);
-  EXPECT_GE(b.units / b.ctas, kSkinnyMinUnitsPerCta);
+  // Short work spreads one CTA per SM with at least kSkinnySpreadUnits units each:
+  // 1 x 1024 x 8192 (8 tiles x 64 groups) on 128 SMs.
+  const SkinnySchedule b = SkinnySchedule::make(1024, 256, 132, 2);
+  EXPECT_EQ(b.ctas, 128);
+  EXPECT_GE(b.units / b.ctas, kSkinnySpreadUnits);
+  // Once every SM has one, CTAs keep at least kSkinnyPackUnits: 4096 x 4096 (1024 units)
+  // runs 132 CTAs, not 256.
+  const SkinnySchedule c = SkinnySchedule::make(4096, 128, 132, 2);
+  EXPECT_EQ(c.ctas, 132);
+  const SkinnySchedule d = SkinnySchedule::make(4096, 256, 132, 2);  // 2048 units
+  EXPECT_EQ(d.ctas, 256);
+  EXPECT_GE(d.units / d.ctas, kSkinnyPackUnits);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 // so results do not depend on timing.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "mxgemm/layout.hpp"  // MXGEMM_HOST_DEVICE, ceil_div
@@ -23,9 +24,13 @@ constexpr int kSkinnyBlockN = kSkinnyTileRows * kSkinnyWarps;
 // Scale blocks per unit: their 4 scale bytes of a row are one 32-bit word in the swizzled
 // layout, and one TMA box of 128 bytes per row.
 constexpr int kSkinnyGroupBlocks = 4;
-// A CTA's range is at least this many units (when the work allows), so that the fill of its
-// pipelines and its fixups stay small next to the streaming.
-constexpr int kSkinnyMinUnitsPerCta = 8;
+// Short work spreads over the SMs first, one CTA each, of at least kSkinnySpreadUnits units
+// (a warp's units run one after another, each a chain of dependent instructions: more SMs
+// shorten the chain); more work packs up to ctas_per_sm CTAs on every SM, of at least
+// kSkinnyPackUnits units. Measured on the H200 (docs/skinny-kernel.md): 1 x 1024 x 8192
+// 12.9 us with 64 CTAs, 12.4 with 128; 1 x 4096 x 4096 14.4 us with 128, 15.6 with 256.
+constexpr int kSkinnySpreadUnits = 4;
+constexpr int kSkinnyPackUnits = 8;
 
 struct SkinnySchedule {
   int tiles;    // ceil(N / kSkinnyBlockN)
@@ -56,14 +61,15 @@ struct SkinnySchedule {
   }
 
   // As many CTAs as fit the machine at once (`ctas_per_sm` resident per SM), fewer when the
-  // work is short.
+  // work is short (kSkinnySpreadUnits, kSkinnyPackUnits).
   static SkinnySchedule make(std::int64_t n, std::int64_t kblocks, int sms, int ctas_per_sm) {
     SkinnySchedule s{};
     s.tiles = static_cast<int>(ceil_div(n, kSkinnyBlockN));
     s.groups = static_cast<int>(ceil_div(kblocks, kSkinnyGroupBlocks));
     s.units = s.tiles * s.groups;
     const std::int64_t fit = std::int64_t{sms} * ctas_per_sm;
-    const std::int64_t by_work = s.units / kSkinnyMinUnitsPerCta;
+    const std::int64_t spread = std::min<std::int64_t>(sms, s.units / kSkinnySpreadUnits);
+    const std::int64_t by_work = std::max<std::int64_t>(spread, s.units / kSkinnyPackUnits);
     const std::int64_t ctas = by_work < fit ? by_work : fit;
     s.ctas = static_cast<int>(ctas < 1 ? 1 : ctas);
     s.per_cta = s.units / s.ctas;
