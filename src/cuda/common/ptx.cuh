@@ -92,9 +92,7 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint32_t bar, std
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
 }
 __device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint64_t* bar, std::uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
-               "r"(bytes)
-               : "memory");
+  mbarrier_arrive_expect_tx(smem_addr(bar), bytes);
 }
 // Blocks until the phase with parity `parity` has completed. `bar`: a shared-memory address.
 __device__ __forceinline__ void mbarrier_wait(std::uint32_t bar, std::uint32_t parity) {
@@ -108,31 +106,15 @@ __device__ __forceinline__ void mbarrier_wait(std::uint32_t bar, std::uint32_t p
       "r"(parity)
       : "memory");
 }
-// Blocks until the phase with parity `parity` has completed.
 __device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
-  asm volatile(
-      "{\n"
-      ".reg .pred done;\n"
-      "WAIT_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      "@!done bra WAIT_%=;\n"
-      "}\n" ::"r"(smem_addr(bar)),
-      "r"(parity)
-      : "memory");
+  mbarrier_wait(smem_addr(bar), parity);
 }
 
 // --- TMA: cp.async.bulk.tensor (PTX ISA 9.7.9.25.5.1) -------------------------------------
 // Loads the box at (x = inner coordinate, y = row) of a 2-D tensor map into shared memory
 // and signals `bar` with the byte count. Out-of-bounds elements are filled with zeros.
-__device__ __forceinline__ void tma_load_2d(void* dst, const void* tensor_map, std::uint64_t* bar,
-                                            std::int32_t x, std::int32_t y) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-      " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_addr(dst)),
-      "l"(tensor_map), "r"(smem_addr(bar)), "r"(x), "r"(y)
-      : "memory");
-}
-// The same with shared-memory addresses (kernels that compute them once, outside the loop).
+// dst and bar are shared-memory addresses (kernels that compute them once, outside the
+// loop); the overload below takes pointers.
 __device__ __forceinline__ void tma_load_2d(std::uint32_t dst, const void* tensor_map, std::uint32_t bar,
                                             std::int32_t x, std::int32_t y) {
   asm volatile(
@@ -140,6 +122,10 @@ __device__ __forceinline__ void tma_load_2d(std::uint32_t dst, const void* tenso
       " [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
       "l"(tensor_map), "r"(bar), "r"(x), "r"(y)
       : "memory");
+}
+__device__ __forceinline__ void tma_load_2d(void* dst, const void* tensor_map, std::uint64_t* bar,
+                                            std::int32_t x, std::int32_t y) {
+  tma_load_2d(smem_addr(dst), tensor_map, smem_addr(bar), x, y);
 }
 __device__ __forceinline__ void prefetch_tensor_map(const void* tensor_map) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(tensor_map) : "memory");
