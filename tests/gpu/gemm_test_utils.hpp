@@ -16,12 +16,14 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "common/mx_random.hpp"
 #include "core/kernel_override.hpp"
@@ -195,6 +197,54 @@ inline std::mt19937 fresh_rng() {
   const unsigned seed = std::random_device{}();
   std::printf("[ seed     ] %u\n", seed);
   return std::mt19937(seed);
+}
+
+inline std::string shape_name(std::int64_t m, std::int64_t n, std::int64_t k) {
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+// Every M from 1 to max_m at each (N, K) on `kernel` against the exact reference, the scale
+// layout, the output type and D's row padding changing from one case to the next.
+inline void expect_every_m_matches_reference(std::int64_t max_m, const std::vector<std::array<std::int64_t, 2>>& nk,
+                                             detail::Sm90Kernel kernel) {
+  std::mt19937 rng = fresh_rng();
+  const DType outs[] = {DType::FP32, DType::BF16, DType::FP16};
+  int variant = 0;
+  for (std::int64_t m = 1; m <= max_m; ++m) {
+    for (const auto& s : nk) {
+      MxOptions o;
+      o.layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
+      const DType out = outs[variant++ % 3];
+      const HostMxOperand a = random_mx_operand(m, s[1], rng, o);
+      const HostMxOperand b = random_mx_operand(s[0], s[1], rng, o);
+      expect_matches_reference(a, b, run_gpu(a, b, out, 1.0f, /*d_pad=*/variant % 4, kernel), 1.0f,
+                               shape_name(m, s[0], s[1]) + " out=" + dtype_name(out) +
+                                   " scales=" + layout_name(o.layout));
+    }
+  }
+}
+
+// Scale bytes at both ends of the range in which every dequantized E4M3 element is a normal
+// bf16 (2^(s-127) * [2^-9, 448] within [2^-126, 2^127]: bytes 10..245). Products and sums
+// then stay exact up to fp32 accumulation, tiny and huge operands mixed included: an m x 140
+// x 96 GEMM on `kernel` against the reference.
+inline void expect_exact_range_scales_match(std::int64_t m, detail::Sm90Kernel kernel, const std::string& what,
+                                            std::mt19937& rng) {
+  struct Range { int lo, hi; const char* name; };
+  const Range ranges[][2] = {{{10, 20, "tiny"}, {235, 245, "huge"}},
+                             {{235, 245, "huge"}, {10, 20, "tiny"}},
+                             {{10, 20, "tiny"}, {200, 210, "large"}},
+                             {{200, 210, "large"}, {60, 70, "small"}}};
+  for (const auto& r : ranges) {
+    MxOptions oa, ob;
+    oa.scale_lo = r[0].lo; oa.scale_hi = r[0].hi;
+    ob.scale_lo = r[1].lo; ob.scale_hi = r[1].hi;
+    const HostMxOperand a = random_mx_operand(m, 96, rng, oa);
+    const HostMxOperand b = random_mx_operand(140, 96, rng, ob);
+    for (DType out : {DType::FP32, DType::BF16})
+      expect_matches_reference(a, b, run_gpu(a, b, out, 1.0f, 0, kernel), 1.0f,
+                               what + ": A " + r[0].name + ", B " + r[1].name + ", out=" + dtype_name(out));
+  }
 }
 
 }  // namespace mxgemm::testing

@@ -111,29 +111,11 @@ TEST(GpuGemm, NanScalesAndElementsPropagate) {
   }
 }
 
-// Scale bytes at both ends of the range in which every dequantized E4M3 element is a normal
-// bf16 (2^(s-127) * [2^-9, 448] within [2^-126, 2^127]: bytes 10..245). Products and sums
-// then stay exact up to fp32 accumulation, tiny and huge operands mixed included.
+// Scale bytes at both ends of the exact range (expect_exact_range_scales_match).
 TEST(GpuGemm, ExtremeScalesInsideTheExactRangeBehaveAsTheReference) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();
-  struct Range { int lo, hi; const char* name; };
-  const Range ranges[][2] = {{{10, 20, "tiny"}, {235, 245, "huge"}},
-                             {{235, 245, "huge"}, {10, 20, "tiny"}},
-                             {{10, 20, "tiny"}, {200, 210, "large"}},
-                             {{200, 210, "large"}, {60, 70, "small"}}};
-  for (const KernelCase& kc : kKernels)
-  for (const auto& r : ranges) {
-    MxOptions oa, ob;
-    oa.scale_lo = r[0].lo; oa.scale_hi = r[0].hi;
-    ob.scale_lo = r[1].lo; ob.scale_hi = r[1].hi;
-    const HostMxOperand a = random_mx_operand(130, 96, rng, oa);
-    const HostMxOperand b = random_mx_operand(140, 96, rng, ob);
-    for (DType out : {DType::FP32, DType::BF16})
-      expect_matches_reference(a, b, run_gpu(a, b, out, 1.0f, 0, kc.kernel), 1.0f,
-                               std::string(kc.name) + ": A " + r[0].name + ", B " + r[1].name +
-                                   ", out=" + dtype_name(out));
-  }
+  for (const KernelCase& kc : kKernels) expect_exact_range_scales_match(130, kc.kernel, kc.name, rng);
 }
 
 // Scale bytes 0..9 and 246..254 put some dequantized elements outside bf16's normal range;

@@ -17,30 +17,12 @@ namespace {
 
 constexpr detail::Sm90Kernel kSkinny = detail::Sm90Kernel::Skinny;
 
-std::string shape_name(std::int64_t m, std::int64_t n, std::int64_t k) {
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-}
-
 TEST(GpuSkinnyGemm, EveryMFrom1To16) {
   MXGEMM_REQUIRE_GPU();
-  std::mt19937 rng = fresh_rng();
   // (N, K): a K of one short block; N and K tails (K % 32 == 16) in one and several tiles;
   // a long K cut into several ranges per tile; N = 8192 (64 tiles).
-  const std::int64_t nk[][2] = {{16, 16}, {136, 272}, {520, 1008}, {300, 4112}, {1040, 8192}, {8192, 1024}};
-  const DType outs[] = {DType::FP32, DType::BF16, DType::FP16};
-  int variant = 0;
-  for (std::int64_t m = 1; m <= 16; ++m) {
-    for (const auto& s : nk) {
-      MxOptions o;
-      o.layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
-      const DType out = outs[variant++ % 3];
-      const HostMxOperand a = random_mx_operand(m, s[1], rng, o);
-      const HostMxOperand b = random_mx_operand(s[0], s[1], rng, o);
-      expect_matches_reference(a, b, run_gpu(a, b, out, 1.0f, /*d_pad=*/variant % 4, kSkinny), 1.0f,
-                               shape_name(m, s[0], s[1]) + " out=" + dtype_name(out) +
-                                   " scales=" + layout_name(o.layout));
-    }
-  }
+  expect_every_m_matches_reference(16, {{16, 16}, {136, 272}, {520, 1008}, {300, 4112}, {1040, 8192}, {8192, 1024}},
+                                   kSkinny);
 }
 
 TEST(GpuSkinnyGemm, ElementTypesStridesAndAlpha) {
@@ -97,21 +79,7 @@ TEST(GpuSkinnyGemm, NanScalesAndElementsPropagate) {
 TEST(GpuSkinnyGemm, ExtremeScalesInsideTheExactRangeBehaveAsTheReference) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();
-  struct Range { int lo, hi; const char* name; };
-  const Range ranges[][2] = {{{10, 20, "tiny"}, {235, 245, "huge"}},
-                             {{235, 245, "huge"}, {10, 20, "tiny"}},
-                             {{10, 20, "tiny"}, {200, 210, "large"}},
-                             {{200, 210, "large"}, {60, 70, "small"}}};
-  for (const auto& r : ranges) {
-    MxOptions oa, ob;
-    oa.scale_lo = r[0].lo; oa.scale_hi = r[0].hi;
-    ob.scale_lo = r[1].lo; ob.scale_hi = r[1].hi;
-    const HostMxOperand a = random_mx_operand(9, 96, rng, oa);
-    const HostMxOperand b = random_mx_operand(140, 96, rng, ob);
-    for (DType out : {DType::FP32, DType::BF16})
-      expect_matches_reference(a, b, run_gpu(a, b, out, 1.0f, 0, kSkinny), 1.0f,
-                               std::string("A ") + r[0].name + ", B " + r[1].name + ", out=" + dtype_name(out));
-  }
+  expect_exact_range_scales_match(9, kSkinny, "skinny", rng);
 }
 
 // Few weight tiles and a long K: every tile is cut into many K ranges and summed from their

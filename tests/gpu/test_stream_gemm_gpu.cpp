@@ -18,25 +18,9 @@ bool on_hopper() { return gemm_backend().name.find("sm90") != std::string::npos;
 
 TEST(GpuStreamGemm, EveryMFrom1To80) {
   MXGEMM_REQUIRE_GPU();
-  std::mt19937 rng = fresh_rng();
   // (N, K): one weight tile with a K tail block, several tiles, and a long K with a short
   // last scale block (K % 32 == 16) split over CTAs.
-  const std::int64_t nk[][2] = {{136, 272}, {520, 1008}, {300, 4112}};
-  const DType outs[] = {DType::FP32, DType::BF16, DType::FP16};
-  int variant = 0;
-  for (std::int64_t m = 1; m <= 80; ++m) {
-    for (const auto& s : nk) {
-      MxOptions o;
-      o.layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
-      const DType out = outs[variant++ % 3];
-      const HostMxOperand a = random_mx_operand(m, s[1], rng, o);
-      const HostMxOperand b = random_mx_operand(s[0], s[1], rng, o);
-      expect_matches_reference(a, b, run_gpu(a, b, out, 1.0f, 0, kStreaming), 1.0f,
-                               std::to_string(m) + "x" + std::to_string(s[0]) + "x" +
-                                   std::to_string(s[1]) + " out=" + dtype_name(out) +
-                                   " scales=" + layout_name(o.layout));
-    }
-  }
+  expect_every_m_matches_reference(80, {{136, 272}, {520, 1008}, {300, 4112}}, kStreaming);
 }
 
 // Few weight tiles and a long K: every tile is cut among many CTAs and summed from their

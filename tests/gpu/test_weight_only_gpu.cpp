@@ -142,8 +142,7 @@ TEST(GpuWeightOnly, SmallMOnBothKernels) {
         const float alpha = with_bias ? -0.75f : 1.0f;
         const ConstMatrixView* b = with_bias ? &bias : nullptr;
         expect_weight_only_matches(a, w, b, alpha, run_weight_only(a, w, b, out, alpha, kc.kernel),
-                                   std::string(kc.name) + " " + std::to_string(m) + "x" + std::to_string(s[0]) + "x" +
-                                       std::to_string(s[1]) + " out=" + dtype_name(out) + " pad=" +
+                                   std::string(kc.name) + " " + shape_name(m, s[0], s[1]) + " out=" + dtype_name(out) + " pad=" +
                                        std::to_string(pad) + (with_bias ? " bias" : ""));
       }
 }

@@ -28,6 +28,17 @@ struct Mxfp8GemmParams {
   DType d_dtype;
 };
 
+// Where the kernels that store D^T transposed (stream_epilogue.cuh: the streaming and skinny
+// kernels) write D = alpha * (...) (+ bias row).
+struct TransposedOutput {
+  const float* alpha;  // device
+  void* d;
+  std::int64_t ldd;  // elements
+  DType d_dtype;
+  const void* bias;  // null, or N values of bias_dtype added to every row (weight-only)
+  DType bias_dtype;
+};
+
 // The weight-streaming kernel (stream_gemm_kernel.cuh): D = alpha * X W^T with X the
 // activation rows (bf16, or fp16 codes with fp32 block scales) and W the MXFP8 weight (the
 // API's operand b).
@@ -36,12 +47,7 @@ struct StreamGemmParams {
   int scale_cols;  // ceil(K / 32)
   StreamSchedule sched;
   ChunkedScales sw;
-  const float* alpha;  // device
-  void* d;
-  std::int64_t ldd;  // elements
-  DType d_dtype;
-  const void* bias;  // null, or N values of bias_dtype added to every row (weight-only)
-  DType bias_dtype;
+  TransposedOutput out;
   float* partials;               // 2 * sched.ctas slots of kBlockN * kMPad fp32
   unsigned int* tile_counters;   // sched.stream_tiles(), zero between launches
 };
@@ -52,18 +58,11 @@ struct SkinnyGemmParams {
   int m, n, k;
   int kblocks;  // ceil(K / 32)
   SkinnySchedule sched;
-  const std::uint8_t* w;   // N x K fp8 (the API's operand b)
-  std::int64_t ldw;        // bytes
-  const std::uint8_t* sw;  // its scales, swizzled, 16-byte aligned (scale_prepass.hpp)
+  const std::uint8_t* sw;  // the weight's scales (the weight: a tensor map), swizzled, 16-byte aligned
   const void* x;           // M x K: fp8 codes (scales sx) or bf16 values (weight-only)
   std::int64_t ldx;        // elements
   const std::uint8_t* sx;  // fp8 activations: their scales, as sw
-  const float* alpha;  // device
-  void* d;
-  std::int64_t ldd;  // elements
-  DType d_dtype;
-  const void* bias;  // null, or N values of bias_dtype added to every row (weight-only)
-  DType bias_dtype;
+  TransposedOutput out;
   float* partials;              // 2 * sched.ctas * 8 warps slots of 32 lanes x (4 * n-tiles) fp32
   unsigned int* tile_counters;  // sched.tiles * 8 (one per warp tile), zero between launches
 };

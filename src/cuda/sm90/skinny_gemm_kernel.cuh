@@ -318,7 +318,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
     }
   };
 
-  const float alpha = __ldg(p.alpha);
+  const float alpha = __ldg(p.out.alpha);
   // The end of a tile's segment: a whole tile is stored; a part goes to this warp's partial
   // slot, and the last of the tile's warps to arrive (one counter per tile, reset by that
   // warp) adds the partials in warp order and stores the sum.

@@ -14,13 +14,7 @@ SkinnyGemmParams base_params(std::int64_t m, const ConstMxOperand& w, const floa
   p.m = static_cast<int>(m);
   p.n = static_cast<int>(w.data.rows);
   p.k = static_cast<int>(w.data.cols);
-  p.w = static_cast<const std::uint8_t*>(w.data.data);
-  p.ldw = w.data.row_stride;
-  p.alpha = alpha;
-  p.d = d.data;
-  p.ldd = d.row_stride;
-  p.d_dtype = d.dtype;
-  p.bias_dtype = DType::FP32;
+  p.out = {alpha, d.data, d.row_stride, d.dtype, nullptr, DType::FP32};
   return p;
 }
 
@@ -66,8 +60,8 @@ void launch_skinny_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   p.x = a.data;
   p.ldx = a.row_stride;
   if (bias != nullptr) {
-    p.bias = bias->data;
-    p.bias_dtype = bias->dtype;
+    p.out.bias = bias->data;
+    p.out.bias_dtype = bias->dtype;
   }
   if (w.data.dtype == DType::E4M3) launch_width<DType::E4M3, DType::BF16>(p, w, nullptr, stream);
   else launch_width<DType::E5M2, DType::BF16>(p, w, nullptr, stream);

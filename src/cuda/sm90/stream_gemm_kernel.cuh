@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   const int warp_row0 = (math_tid / 32) * 16;  // this warp's 16 weight rows in the tile
   const int w_row = warp_row0 + (lane >> 2);   // fragment rows w_row, w_row + 8
   const int q = lane & 3;
-  const float alpha = __ldg(p.alpha);
+  const float alpha = __ldg(p.out.alpha);
 
   RingIndex<Cfg::kStages> st;
   float result[Cfg::kAccRegs];  // fp32 sum of the promoted partials

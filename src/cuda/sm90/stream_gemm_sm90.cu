@@ -63,12 +63,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
                                                   " x 64 each) for the streaming kernel"),
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
   p.sched = StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n), static_cast<int>(k_stages), sms);
-  p.alpha = l.alpha;
-  p.d = l.d.data;
-  p.ldd = l.d.row_stride;
-  p.d_dtype = l.d.dtype;
-  p.bias = l.bias;
-  p.bias_dtype = l.bias_dtype;
+  p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
 
   // Workspace: the 16-bit activation (M x Kp, 1 KB aligned) unless read in place, its block
   // scales in the codes form (ceil(K/32) rows of kMPad fp32), 2 partial slots per CTA, and
