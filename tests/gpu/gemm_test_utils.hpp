@@ -224,6 +224,26 @@ inline void expect_every_m_matches_reference(std::int64_t max_m, const std::vect
   }
 }
 
+// Tiles cut among CTAs and summed from their partials: each M x N x K shape on `kernel`
+// matches the reference and three more runs give the same bits.
+inline void expect_split_tiles_deterministic(const std::vector<std::array<std::int64_t, 3>>& shapes,
+                                             detail::Sm90Kernel kernel) {
+  std::mt19937 rng = fresh_rng();
+  for (const auto& s : shapes) {
+    const std::string what = shape_name(s[0], s[1], s[2]);
+    const HostMxOperand a = random_mx_operand(s[0], s[2], rng);
+    const HostMxOperand b = random_mx_operand(s[1], s[2], rng);
+    const float alpha = 0.75f;
+    const GpuResult r1 = run_gpu(a, b, DType::FP32, alpha, 0, kernel);
+    if (r1.unsupported) GTEST_SKIP() << "FP32 output is not supported by this backend";
+    expect_matches_reference(a, b, r1, alpha, what);
+    for (int run = 0; run < 3; ++run) {
+      const GpuResult r2 = run_gpu(a, b, DType::FP32, alpha, 0, kernel);
+      EXPECT_EQ(r1.out.bytes, r2.out.bytes) << what << ": run " << run + 2 << " differs";
+    }
+  }
+}
+
 // Scale bytes at both ends of the range in which every dequantized E4M3 element is a normal
 // bf16 (2^(s-127) * [2^-9, 448] within [2^-126, 2^127]: bytes 10..245). Products and sums
 // then stay exact up to fp32 accumulation, tiny and huge operands mixed included: an m x 140

@@ -87,21 +87,7 @@ TEST(GpuSkinnyGemm, ExtremeScalesInsideTheExactRangeBehaveAsTheReference) {
 // to run.
 TEST(GpuSkinnyGemm, SplitTilesSumDeterministically) {
   MXGEMM_REQUIRE_GPU();
-  std::mt19937 rng = fresh_rng();
-  const std::int64_t shapes[][3] = {{1, 130, 16384}, {5, 1040, 8192}, {16, 1024, 28672}};
-  for (const auto& s : shapes) {
-    const std::string what = shape_name(s[0], s[1], s[2]);
-    const HostMxOperand a = random_mx_operand(s[0], s[2], rng);
-    const HostMxOperand b = random_mx_operand(s[1], s[2], rng);
-    const float alpha = 0.75f;
-    const GpuResult r1 = run_gpu(a, b, DType::FP32, alpha, 0, kSkinny);
-    if (r1.unsupported) GTEST_SKIP() << "FP32 output is not supported by this backend";
-    expect_matches_reference(a, b, r1, alpha, what);
-    for (int run = 0; run < 3; ++run) {
-      const GpuResult r2 = run_gpu(a, b, DType::FP32, alpha, 0, kSkinny);
-      EXPECT_EQ(r1.out.bytes, r2.out.bytes) << what << ": run " << run + 2 << " differs";
-    }
-  }
+  expect_split_tiles_deterministic({{1, 130, 16384}, {5, 1040, 8192}, {16, 1024, 28672}}, kSkinny);
 }
 
 }  // namespace

@@ -27,22 +27,9 @@ TEST(GpuStreamGemm, EveryMFrom1To80) {
 // partials. The sum must match the reference and be bitwise the same run to run.
 TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
   MXGEMM_REQUIRE_GPU();
-  std::mt19937 rng = fresh_rng();
   // M = 5 and 16: the 8- and 16-wide codes forms; 37 and 128: the values form.
-  const std::int64_t shapes[][3] = {{5, 1040, 8192}, {16, 1024, 8192}, {37, 520, 16384}, {128, 260, 4096}};
-  for (const auto& s : shapes) {
-    const std::string what = std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
-    const HostMxOperand a = random_mx_operand(s[0], s[2], rng);
-    const HostMxOperand b = random_mx_operand(s[1], s[2], rng);
-    const float alpha = 0.75f;
-    const GpuResult r1 = run_gpu(a, b, DType::FP32, alpha, 0, kStreaming);
-    if (r1.unsupported) GTEST_SKIP() << "FP32 output is not supported by this backend";
-    expect_matches_reference(a, b, r1, alpha, what);
-    for (int run = 0; run < 3; ++run) {
-      const GpuResult r2 = run_gpu(a, b, DType::FP32, alpha, 0, kStreaming);
-      EXPECT_EQ(r1.out.bytes, r2.out.bytes) << what << ": run " << run + 2 << " differs";
-    }
-  }
+  expect_split_tiles_deterministic({{5, 1040, 8192}, {16, 1024, 8192}, {37, 520, 16384}, {128, 260, 4096}},
+                                   kStreaming);
 }
 
 // Large M: activation tiles of 128 rows, more than two waves of tiles (whole tiles
