@@ -136,14 +136,20 @@ inline double ulp_of(DType t, double v) {
   return std::ldexp(1.0, e - man);
 }
 
+// What expect_close measured, for tests that report their margin.
+struct CloseStats {
+  double rel_frobenius = 0;   // against the correctly rounded reference
+  double equal_fraction = 0;  // elements equal to the correctly rounded reference
+};
+
 // Compares a GPU result with the references as the header comment explains: `ref` the
 // correctly rounded output, `exact` the FP32 reference, `abs_sum` sum_k |a_k b_k| (times
 // |alpha|) for the summation bound over k terms.
-inline void expect_close(const GpuResult& g, const HostOutput& ref, const HostOutput& exact,
+inline CloseStats expect_close(const GpuResult& g, const HostOutput& ref, const HostOutput& exact,
                          const HostOutput& abs_sum, std::int64_t k, const std::string& what) {
   const DType out = g.out.dtype;
   SCOPED_TRACE(what);
-  if (g.unsupported) return;  // refused with UnsupportedError by this backend (checked by the runner)
+  if (g.unsupported) return {};  // refused with UnsupportedError by this backend (checked by the runner)
   EXPECT_TRUE(g.guards_intact) << "something was written outside the buffers";
   EXPECT_TRUE(g.gap_untouched) << "the gap between output rows was written";
   EXPECT_EQ(g.unwritten, 0) << "output elements left unwritten";
@@ -175,6 +181,8 @@ inline void expect_close(const GpuResult& g, const HostOutput& ref, const HostOu
     }
   }
   EXPECT_EQ(bad, 0) << bad << " elements out of tolerance";
+  const CloseStats stats{ref2 > 0 ? std::sqrt(err2 / ref2) : 0.0,
+                         total > 0 ? static_cast<double>(equal) / static_cast<double>(total) : 0.0};
   if (out == DType::FP32) {
     EXPECT_GT(ref2, 0.0) << "vacuous: reference is all zero";
     EXPECT_LT(std::sqrt(err2 / ref2), 1e-5) << "relative Frobenius error";
@@ -183,13 +191,14 @@ inline void expect_close(const GpuResult& g, const HostOutput& ref, const HostOu
     EXPECT_GE(static_cast<double>(equal), 0.99 * n - 3.0 * std::sqrt(0.01 * n))
         << equal << " of " << total << " elements equal the correctly rounded reference";
   }
+  return stats;
 }
 
 // The MXFP8 GEMM's references for expect_close.
-inline void expect_matches_reference(const HostMxOperand& a, const HostMxOperand& b, const GpuResult& g,
-                                     float alpha, const std::string& what) {
-  if (g.unsupported) return;
-  expect_close(g, run_reference(a, b, g.out.dtype, alpha), run_reference(a, b, DType::FP32, alpha),
+inline CloseStats expect_matches_reference(const HostMxOperand& a, const HostMxOperand& b, const GpuResult& g,
+                                           float alpha, const std::string& what) {
+  if (g.unsupported) return {};
+  return expect_close(g, run_reference(a, b, g.out.dtype, alpha), run_reference(a, b, DType::FP32, alpha),
                run_reference(absolute(a), absolute(b), DType::FP32, std::fabs(alpha)), a.k, what);
 }
 

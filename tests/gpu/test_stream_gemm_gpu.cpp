@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <string>
 
@@ -27,8 +28,9 @@ TEST(GpuStreamGemm, EveryMFrom1To80) {
 // partials. The sum must match the reference and be bitwise the same run to run.
 TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
   MXGEMM_REQUIRE_GPU();
-  // M = 5 and 16: the 8- and 16-wide codes forms; 37 and 128: the values form.
-  expect_split_tiles_deterministic({{5, 1040, 8192}, {16, 1024, 8192}, {37, 520, 16384}, {128, 260, 4096}},
+  // M = 5 and 16: the 8- and 16-wide codes forms; 37, 128 and 200: the values form (200 in
+  // 256-row tiles).
+  expect_split_tiles_deterministic({{5, 1040, 8192}, {16, 1024, 8192}, {37, 520, 16384}, {128, 260, 4096}, {200, 260, 4096}},
                                    kStreaming);
 }
 
@@ -46,6 +48,41 @@ TEST(GpuStreamGemm, LargeMInTilesMatchesReference) {
     const HostMxOperand b = random_mx_operand(s[1], s[2], rng);
     expect_matches_reference(a, b, run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming), 1.0f,
                              std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]));
+  }
+}
+
+// More than 128 rows: activation tiles of 256 rows, which sum the whole K in the wgmma
+// accumulator (no promotion), up to the K where their error was measured within the bars
+// (16384 for FP32/FP16 out, 65536 for BF16); longer K takes the promoted 128-row tiles
+// (stream_gemm_sm90.cu). Tails in M, N and K (a short last scale block), every output type,
+// operands of both signs and of one sign; the measured error is printed as the margin.
+TEST(GpuStreamGemm, WideTilesAndLongKMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  // The last two have operands of one sign: no cancellation, the sum grows with K.
+  const std::int64_t shapes[][4] = {
+      {300, 520, 4112, 0}, {1000, 264, 16384, 0}, {264, 136, 65536, 0}, {264, 136, 16384, 1}, {264, 136, 65536, 1}};
+  for (const auto& s : shapes) {
+    const bool same_sign = s[3] != 0;
+    MxOptions o;
+    if (same_sign) {  // smaller scales: sums of up to 65552 positive products stay finite in FP16
+      o.scale_lo = 112;
+      o.scale_hi = 118;
+    }
+    HostMxOperand a = random_mx_operand(s[0], s[2], rng, o);
+    HostMxOperand b = random_mx_operand(s[1], s[2], rng, o);
+    if (same_sign) {
+      a = absolute(a);
+      b = absolute(b);
+    }
+    for (DType out : {DType::FP32, DType::BF16, DType::FP16}) {
+      const std::string what =
+          shape_name(s[0], s[1], s[2]) + (same_sign ? " same-sign " : " ") + dtype_name(out);
+      const CloseStats c = expect_matches_reference(a, b, run_gpu(a, b, out, 1.0f, 1, kStreaming), 1.0f, what);
+      std::printf("[ margin   ] %s: relative Frobenius error %.3g, %.4f equal to the rounded reference\n",
+                  what.c_str(), c.rel_frobenius, c.equal_fraction);
+    }
   }
 }
 

@@ -42,9 +42,13 @@ struct StreamGemmConfig {
   // As deep as shared memory allows, up to 8: each SM keeps 64 KB or more of weights in
   // flight, which HBM needs to stream at full rate.
   static constexpr int kStages = (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
-  // Same reason as the tiled kernel: wgmma's fp32 accumulation drifts over long K, so each
-  // group of stages (512 K) is summed in a fresh accumulator and added into the result with
-  // ordinary fp32 adds. The wait this needs drains the warpgroup's wgmmas, so not every stage.
+  // Up to 128 activation rows, each group of 8 stages (512 K) is summed in a fresh wgmma
+  // accumulator and added into a second set of registers with ordinary fp32 adds (the
+  // tiled kernel's lesson: the tensor core's accumulation is not round-to-nearest). 256 rows
+  // need all their registers for the accumulator, which then runs over the whole K: measured
+  // against promotion every 32 stages on the same data, the error did not change
+  // (GpuStreamGemm.WideTilesAndLongKMatchReference prints it; docs/streaming-kernel.md).
+  static constexpr bool kPromoteInRegisters = kMPad <= 128;
   static constexpr int kStagesPerPromotion = 8;
   // Values form: fragments in registers. Two let a warpgroup convert the next stage while
   // its previous wgmmas run; the four-warpgroup shapes have no registers for the second.
@@ -54,7 +58,10 @@ struct StreamGemmConfig {
   // left at that point hold without spilling (measured with ptxas): a tile split over 16 CTAs
   // took 16 serial round trips (~1 us each) at one a time.
   static constexpr int kFixupRegs = kMathWarpgroups == 4 ? 32 : 64;
-  static constexpr int kFixupBatch = kFixupRegs / kAccRegs < 1 ? 1 : (kFixupRegs / kAccRegs > 4 ? 4 : kFixupRegs / kAccRegs);
+  // Accumulator registers summed per pass over the partials (all of them unless that would
+  // need more than kFixupRegs more registers for the loads), and partials read per pass.
+  static constexpr int kFixupChunk = kAccRegs < 64 ? kAccRegs : 64;
+  static constexpr int kFixupBatch = kFixupRegs / kFixupChunk < 1 ? 1 : (kFixupRegs / kFixupChunk > 4 ? 4 : kFixupRegs / kFixupChunk);
   static constexpr int kProducerRegs = 40;
   static constexpr int kMathRegs = kMathWarpgroups == 4 ? 104 : 232;
   // setmaxnreg only moves registers within what the CTA was launched with: the compile-time
@@ -66,9 +73,14 @@ struct StreamGemmConfig {
   static constexpr int kSmemBytes =
       kStages * (kStageBytesW + kStageBytesX + kSxSmemFloats * 4 + kScaleChunks * 512) + 1024 + 1024;
 
-  static_assert(kCodes ? (kMPad == 8 || kMPad == 16) : (kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128),
+  static_assert(kCodes ? (kMPad == 8 || kMPad == 16)
+                       : (kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128 || kMPad == 256),
                 "activation rows are padded to a generated wgmma width (codes: 8, 16; values: 16, 32, "
-                "64, 128)");
+                "64, 128, 256)");
+  static_assert(kMPad <= 256, "one TMA box of activation rows");
+  static_assert(kAccRegs % kFixupChunk == 0, "the fixup sums whole chunks of accumulators");
+  static_assert(kPromoteInRegisters || kValueFragments == 2,
+                "the workspace promotion is written for the two-fragment values loop");
   static_assert(!kCodes || kMPad <= 16,
                 "the codes form keeps two block partials and two fragments in registers: built for "
                 "up to 16 activation rows");

@@ -169,13 +169,21 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   };
   const NaturalFragmentOffsets frag_at(w_row, q);  // within a stage's 64B-swizzled weight tile
 
-  // ---- values form: one fragment, a stage pair per promotion --------------------------------
+  // ---- values form ------------------------------------------------------------------------
   float partial[Cfg::kAccRegs];  // wgmma accumulator of the current promotion group
+  // The tile's sum once its last group is promoted: `result`, or, for the widest tiles,
+  // the accumulator itself (stream_gemm_config.cuh).
+  float (&total)[Cfg::kAccRegs] = *[&] {
+    if constexpr (Cfg::kPromoteInRegisters) return &result;
+    else return &partial;
+  }();
   auto promote = [&] {
+    if constexpr (Cfg::kPromoteInRegisters) {
 #pragma unroll
-    for (int i = 0; i < Cfg::kAccRegs; ++i) {
-      ptx::fence_operand(partial[i]);
-      result[i] += partial[i];
+      for (int i = 0; i < Cfg::kAccRegs; ++i) {
+        ptx::fence_operand(partial[i]);
+        result[i] += partial[i];
+      }
     }
   };
   auto issue_values = [&](const std::uint32_t (&frag)[kK16PerStage][4], bool fresh) {
@@ -220,7 +228,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         std::uint32_t sw[2][2];
         weight_scales_bf16(st.index, ks, sw);
         load_fragment_natural<kElemW>(smem.w[st.index], frag_at, sw, frag[buf]);
-        const bool fresh = i % Cfg::kStagesPerPromotion == 0;
+        const bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
         if (fresh && i > 0) {
           ptx::wgmma_wait<0>();
           promote();
@@ -303,27 +311,14 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     release_previous_stage();
   };
 
-  for_each_work(sched, cta, ctas, [&](const StreamWork& work) {
-    const StreamTile tile = sched.coord(work.tile);
-#pragma unroll
-    for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
-    if constexpr (kCodes)
-      mainloop_codes(work.ks0, work.ks_end);
-    else
-      mainloop_values(work.ks0, work.ks_end);
-
-    const int m0 = tile.m * kMPad, n0 = tile.n * Cfg::kBlockN + warp_row0;
-    if (work.whole(sched.k_stages)) {  // the whole tile is this CTA's
-      store_tile_transposed(p, result, alpha, m0, n0, lane);
-      return;
-    }
-
-    // ---- fixup of a partial tile ----------------------------------------------------------
+  // ---- fixup of a partial tile (stream-K) ---------------------------------------------------
+  // Publishes this CTA's partial of stream-K tile t; the last of the tile's CTAs to arrive
+  // sums all of them into `sum` and returns true (it stores the tile), the others false.
+  auto fixup_partial_tile = [&](int t, float (&sum)[Cfg::kAccRegs]) -> bool {
     const int slot_size = Cfg::kBlockN * kMPad;
-    const int t = work.stream_tile;
     float* mine = p.partials + static_cast<std::int64_t>(sched.partial_slot(cta, t)) * slot_size;
 #pragma unroll
-    for (int r = 0; r < Cfg::kAccRegs; ++r) __stcg(mine + r * Cfg::kMathThreads + math_tid, result[r]);
+    for (int r = 0; r < Cfg::kAccRegs; ++r) __stcg(mine + r * Cfg::kMathThreads + math_tid, sum[r]);
     __threadfence();  // the partial is visible device-wide before the count says so
     ptx::named_barrier_sync(1, Cfg::kMathThreads);
     const int c_lo = sched.first_cta(t), c_hi = sched.last_cta(t);
@@ -334,31 +329,54 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       smem.last_arrival = last;
     }
     ptx::named_barrier_sync(1, Cfg::kMathThreads);
-    if (!smem.last_arrival) return;
+    if (!smem.last_arrival) return false;
     __threadfence();
-    float (&sum)[Cfg::kAccRegs] = partial;  // free after the last promotion
-#pragma unroll
-    for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] = 0.0f;
     // Partials are added in CTA order, so the sum does not depend on which CTA finished
-    // last. kFixupBatch CTAs' partials are read per L2 round trip, this CTA's own included
-    // (re-read rather than kept in registers, which the batch needs).
-    for (int c0 = c_lo; c0 <= c_hi; c0 += Cfg::kFixupBatch) {
-      float v[Cfg::kFixupBatch][Cfg::kAccRegs];
+    // last; this CTA's own is re-read from its slot, its registers now hold the sum. Per
+    // chunk of kFixupChunk accumulators, kFixupBatch CTAs' partials are read per L2 round
+    // trip.
 #pragma unroll
-      for (int b = 0; b < Cfg::kFixupBatch; ++b) {
-        if (c0 + b > c_hi) continue;
-        const float* part =
-            p.partials + static_cast<std::int64_t>(sched.partial_slot(c0 + b, t)) * slot_size;
+    for (int r0 = 0; r0 < Cfg::kAccRegs; r0 += Cfg::kFixupChunk) {
 #pragma unroll
-        for (int r = 0; r < Cfg::kAccRegs; ++r) v[b][r] = __ldcg(part + r * Cfg::kMathThreads + math_tid);
-      }
+      for (int r = 0; r < Cfg::kFixupChunk; ++r) sum[r0 + r] = 0.0f;
+      for (int c0 = c_lo; c0 <= c_hi; c0 += Cfg::kFixupBatch) {
+        float v[Cfg::kFixupBatch][Cfg::kFixupChunk];
 #pragma unroll
-      for (int b = 0; b < Cfg::kFixupBatch; ++b) {
-        if (c0 + b > c_hi) continue;
+        for (int b = 0; b < Cfg::kFixupBatch; ++b) {
+          if (c0 + b > c_hi) continue;
+          const float* part =
+              p.partials + static_cast<std::int64_t>(sched.partial_slot(c0 + b, t)) * slot_size;
 #pragma unroll
-        for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] += v[b][r];
+          for (int r = 0; r < Cfg::kFixupChunk; ++r)
+            v[b][r] = __ldcg(part + (r0 + r) * Cfg::kMathThreads + math_tid);
+        }
+#pragma unroll
+        for (int b = 0; b < Cfg::kFixupBatch; ++b) {
+          if (c0 + b > c_hi) continue;
+#pragma unroll
+          for (int r = 0; r < Cfg::kFixupChunk; ++r) sum[r0 + r] += v[b][r];
+        }
       }
     }
+    return true;
+  };
+
+  for_each_work(sched, cta, ctas, [&](const StreamWork& work) {
+    const StreamTile tile = sched.coord(work.tile);
+    if constexpr (Cfg::kPromoteInRegisters) {
+#pragma unroll
+      for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
+    }
+    if constexpr (kCodes)
+      mainloop_codes(work.ks0, work.ks_end);
+    else
+      mainloop_values(work.ks0, work.ks_end);
+
+    const int m0 = tile.m * kMPad, n0 = tile.n * Cfg::kBlockN + warp_row0;
+    float (&sum)[Cfg::kAccRegs] = total;
+    // A partial tile is stored by the last of its CTAs, once it has summed the partials; one
+    // call site of the epilogue (its copies per output type are large: instruction cache).
+    if (!work.whole(sched.k_stages) && !fixup_partial_tile(work.stream_tile, sum)) return;
     store_tile_transposed(p, sum, alpha, m0, n0, lane);
   });
 #else

@@ -19,11 +19,13 @@ namespace {
 
 constexpr std::int64_t round_up(std::int64_t x, std::int64_t to) { return ceil_div(x, to) * to; }
 
+
 // When the activation goes through the workspace (MXFP8 activations dequantized, or BF16
-// ones TMA cannot read in place), it is taken in launches of whole 128-row tiles whose
-// activation fits this many bytes; each launch streams the weight again, which at
-// thousands of rows per launch is a small part of the GEMM.
-constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{64} << 20;
+// ones TMA cannot read in place), it is taken in launches of whole 256-row tiles whose
+// activation fits this many bytes; each launch streams the weight again and ends in a
+// partial wave. 256 MB (M = 8192 at K = 8192 in one launch) against 64 MB: 8192^3 MXFP8
+// 1678 -> 1552 us, 8192 x 8192 x 28672 6625 -> 6382 us (session 7).
+constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{256} << 20;
 
 // The output rows and activation of one launch, and the optional bias.
 struct StreamLaunch {
@@ -99,9 +101,17 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   launch_stream_kernel<kMPad, kCodes>(tma_w, tma_x, tma_sx, p, b.data.dtype, stream);
 }
 
+// 256-row tiles run the whole K in one wgmma accumulator, with no promotion (their
+// accumulator takes the registers a promoted sum would need), and their error grows with K
+// faster than the promoted 128-row tiles' (GpuStreamGemm.WideTilesAndLongKMatchReference
+// prints both). They run where that error was measured within the output's bars: up to
+// K = 65536 for BF16 out (>= 99.85% correctly rounded at 65536), up to 16384 for FP32 (rel.
+// error <= 1.8e-6) and FP16 (>= 99.29%).
+bool wide_tiles_accurate(DType out, std::int64_t k) { return k <= (out == DType::BF16 ? 65536 : 16384); }
+
 // mx_activation: the activation is MXFP8 (codes and scales), so up to 16 rows take the codes
 // form (8-wide for up to 8 rows: half the promotion work); more rows, and BF16 activations
-// (weight-only), are values, in tiles of up to 128 rows.
+// (weight-only), are values, in tiles of up to 256 rows.
 template <typename Prepass>
 void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activation, const Prepass& prepass,
                  cudaStream_t stream) {
@@ -110,15 +120,16 @@ void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activat
   else if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
   else if (l.m <= 32) launch_padded<32, false>(l, b, prepass, stream);
   else if (l.m <= 64) launch_padded<64, false>(l, b, prepass, stream);
-  else launch_padded<128, false>(l, b, prepass, stream);
+  else if (l.m <= 128 || !wide_tiles_accurate(l.d.dtype, b.data.cols)) launch_padded<128, false>(l, b, prepass, stream);
+  else launch_padded<256, false>(l, b, prepass, stream);
 }
 
 // Calls launch(row0, rows) for consecutive row ranges covering `m` rows whose 16-bit
 // activation (K padded to kp) fits the workspace budget.
 template <typename Launch>
 void for_each_row_range(std::int64_t m, std::int64_t kp, const Launch& launch) {
-  std::int64_t step = kActivationWorkspaceBytes / (kp * 2) / 128 * 128;
-  if (step < 128) step = 128;
+  std::int64_t step = kActivationWorkspaceBytes / (kp * 2) / 256 * 256;
+  if (step < 256) step = 256;
   for (std::int64_t m0 = 0; m0 < m; m0 += step) launch(m0, m - m0 < step ? m - m0 : step);
 }
 

@@ -1,0 +1,7 @@
+// The streaming kernel for up to 256 activation rows.
+#include "cuda/sm90/stream_gemm_launch.cuh"
+
+namespace mxgemm::sm90 {
+template void launch_stream_kernel<256, false>(const CUtensorMap&, const CUtensorMap&, const CUtensorMap&,
+                                                const StreamGemmParams&, DType, cudaStream_t);
+}  // namespace mxgemm::sm90
