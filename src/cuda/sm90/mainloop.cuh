@@ -194,71 +194,35 @@ struct NaturalFragmentOffsets {
 };
 static_assert(kK16PerStage == 4, "one 16-byte swizzle chunk per k16 step of a 64-byte row");
 
-// A thread's fp8 pairs of one stage, as loaded: pair[kk][i] feeds frag[kk][i] (i = half for
-// k 2q..2q+1, 2 + half for k 2q+8..). Loading a stage ahead of its conversion hides the
-// shared-memory latency behind the running wgmmas.
-struct NaturalFragmentCodes {
-  std::uint16_t pair[kK16PerStage][4];
-};
-
-__device__ __forceinline__ void load_codes_natural(const std::uint8_t* stage, const NaturalFragmentOffsets& at,
-                                                   NaturalFragmentCodes& codes) {
+// Bytes as exact bf16 values code * scale; scale2[half][blk] is the block scale as bf16 in
+// both halves (fragment_scales_bf16).
+template <DType kElem>
+__device__ __forceinline__ void load_fragment_natural(const std::uint8_t* stage, const NaturalFragmentOffsets& at,
+                                                      const std::uint32_t (&scale2)[2][2],
+                                                      std::uint32_t (&frag)[kK16PerStage][4]) {
 #pragma unroll
   for (int kk = 0; kk < kK16PerStage; ++kk) {
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
       const std::uint8_t* chunk = stage + at.offset[kk] + 512 * half;
-      codes.pair[kk][half] = *reinterpret_cast<const std::uint16_t*>(chunk);
-      codes.pair[kk][2 + half] = *reinterpret_cast<const std::uint16_t*>(chunk + 8);
+      const std::uint32_t s = scale2[half][kk / 2];
+      frag[kk][half] = cuda::dequant_pair_bf16x2_mul<kElem>(*reinterpret_cast<const std::uint16_t*>(chunk), s);
+      frag[kk][2 + half] =
+          cuda::dequant_pair_bf16x2_mul<kElem>(*reinterpret_cast<const std::uint16_t*>(chunk + 8), s);
     }
   }
 }
 
-// The pairs as exact bf16 values code * scale; scale2[half][blk] is the block scale as bf16
-// in both halves (fragment_scales_bf16).
-template <DType kElem>
-__device__ __forceinline__ void dequant_fragment_natural(const NaturalFragmentCodes& codes,
-                                                         const std::uint32_t (&scale2)[2][2],
-                                                         std::uint32_t (&frag)[kK16PerStage][4]) {
-#pragma unroll
-  for (int kk = 0; kk < kK16PerStage; ++kk)
-#pragma unroll
-    for (int i = 0; i < 4; ++i) frag[kk][i] = cuda::dequant_pair_bf16x2_mul<kElem>(codes.pair[kk][i], scale2[i % 2][kk / 2]);
-}
-
-template <DType kElem>
-__device__ __forceinline__ void load_fragment_natural(const std::uint8_t* stage, const NaturalFragmentOffsets& at,
-                                                      const std::uint32_t (&scale2)[2][2],
-                                                      std::uint32_t (&frag)[kK16PerStage][4]) {
-  NaturalFragmentCodes codes;
-  load_codes_natural(stage, at, codes);
-  dequant_fragment_natural<kElem>(codes, scale2, frag);
-}
-
-// The E8M0 pairs (chunk_scale_pair) of this thread's two fragment rows (tile rows `row`,
-// `row` + 8) for stage ks, [half], as scales_bf16 takes them.
-__device__ __forceinline__ void fragment_scale_pairs(const std::uint8_t* chunk, int row, int ks, int blocks,
-                                                     std::uint32_t (&pairs)[2]) {
-#pragma unroll
-  for (int half = 0; half < 2; ++half) pairs[half] = chunk_scale_pair(chunk, row + 8 * half, ks, blocks);
-}
-
-// The pairs as bf16 block scales in both halves of a word, [half][blk].
-__device__ __forceinline__ void scales_bf16(const std::uint32_t (&pairs)[2], std::uint32_t (&out)[2][2]) {
+// The block scales of this thread's two fragment rows (tile rows `row`, `row` + 8) for stage
+// ks as bf16 in both halves of a word, [half][blk].
+__device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunk, int row, int ks, int blocks,
+                                                     std::uint32_t (&out)[2][2]) {
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
-    const std::uint32_t lanes = cuda::e8m0_pair_to_bf16_lanes(pairs[half]);
+    const std::uint32_t lanes = cuda::e8m0_pair_to_bf16_lanes(chunk_scale_pair(chunk, row + 8 * half, ks, blocks));
 #pragma unroll
     for (int blk = 0; blk < 2; ++blk) out[half][blk] = cuda::bf16_lane_broadcast(lanes, blk);
   }
-}
-
-// The block scales of this thread's two fragment rows for stage ks as bf16, [half][blk].
-__device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunk, int row, int ks, int blocks,
-                                                     std::uint32_t (&out)[2][2]) {
-  std::uint32_t pairs[2];
-  fragment_scale_pairs(chunk, row, ks, blocks, pairs);
-  scales_bf16(pairs, out);
 }
 
 // The fp32 block scales of this thread's two fragment rows (tile rows `row`, `row` + 8) for

@@ -220,42 +220,26 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     } else {
       // Two fragments by stage parity: stage i is converted while stage i-1's wgmmas run,
       // into the fragment stage i-2 used (complete: at most one group is left in flight).
-      // Stage i+1's bytes and scales are loaded right after stage i's wgmmas are issued, so
-      // the shared-memory latency passes while the warpgroup waits for stage i-1 (ncu: the
-      // first conversion of a stage was the loop's top stall).
       std::uint32_t frag[2][kK16PerStage][4];
-      NaturalFragmentCodes codes;   // the next stage's weight bytes
-      std::uint32_t scale_pairs[2];  // and its E8M0 scale pairs
-      auto fetch = [&](const RingIndex<Cfg::kStages>& at, int ks) {
-        ptx::mbarrier_wait(&smem.full[at.index], at.phase);
-        load_codes_natural(smem.w[at.index], frag_at, codes);
-        fragment_scale_pairs(smem.scales[at.index] + (w_row / 128) * kScaleChunkBytes, w_row % 128, ks,
-                             p.scale_cols, scale_pairs);
-      };
       auto stage = [&](auto parity, int ks) {
         constexpr int buf = decltype(parity)::value;
         const int i = ks - ks0;
+        ptx::mbarrier_wait(&smem.full[st.index], st.phase);
         std::uint32_t sw[2][2];
-        scales_bf16(scale_pairs, sw);
-        dequant_fragment_natural<kElemW>(codes, sw, frag[buf]);
+        weight_scales_bf16(st.index, ks, sw);
+        load_fragment_natural<kElemW>(smem.w[st.index], frag_at, sw, frag[buf]);
         const bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
         if (fresh && i > 0) {
           ptx::wgmma_wait<0>();
           promote();
         }
         issue_values(frag[buf], fresh);
-        if (ks + 1 < ks_end) {
-          RingIndex<Cfg::kStages> next = st;
-          next.advance();
-          fetch(next, ks + 1);
-        }
         if (i > 0) {
           ptx::wgmma_wait<1>();
           release_previous_stage();
         }
         st.advance();
       };
-      fetch(st, ks0);
       for (int ks = ks0; ks < ks_end; ks += 2) {
         stage(std::integral_constant<int, 0>{}, ks);
         if (ks + 1 < ks_end) stage(std::integral_constant<int, 1>{}, ks + 1);
