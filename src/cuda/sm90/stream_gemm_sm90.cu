@@ -105,8 +105,8 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
 // accumulator takes the registers a promoted sum would need), and their error grows with K
 // faster than the promoted 128-row tiles' (GpuStreamGemm.WideTilesAndLongKMatchReference
 // prints both). They run where that error was measured within the output's bars: up to
-// K = 65536 for BF16 out (>= 99.85% correctly rounded at 65536), up to 16384 for FP32 (rel.
-// error <= 1.8e-6) and FP16 (>= 99.29%).
+// K = 65536 for BF16 out (>= 99.85% correctly rounded at 65536, bar 99%), up to 16384 for
+// FP32 (relative error <= 1.8e-6, bar 1e-5) and FP16 (99.29%: the tightest margin).
 bool wide_tiles_accurate(DType out, std::int64_t k) { return k <= (out == DType::BF16 ? 65536 : 16384); }
 
 // mx_activation: the activation is MXFP8 (codes and scales), so up to 16 rows take the codes
