@@ -80,12 +80,19 @@ __device__ __forceinline__ int scale_chunk_row(int tile, int col_tiles, int ks) 
 // The two scale bytes of stage ks (blocks 2ks, 2ks+1; block 0 in the low byte) of tile row
 // r (0..127) in a chunk; blocks past ceil(K/32) read as 127 (scale 1) whatever the padding
 // holds, against the zeros TMA fills in past K.
-__device__ __forceinline__ std::uint32_t chunk_scale_pair(const std::uint8_t* chunk, int r, int ks,
-                                                          int blocks) {
-  std::uint32_t pair = *reinterpret_cast<const std::uint16_t*>(chunk + (r % 32) * 16 + (r / 32) * 4 +
-                                                                (ks & 1) * 2);
+// Offset of tile row r's bytes in its chunk, without the stage's part.
+__device__ __forceinline__ int chunk_row_offset(int r) { return (r % 32) * 16 + (r / 32) * 4; }
+
+// chunk_scale_pair of the row whose bytes start at `row_bytes` (chunk + chunk_row_offset).
+__device__ __forceinline__ std::uint32_t chunk_scale_pair_at(const std::uint8_t* row_bytes, int ks, int blocks) {
+  std::uint32_t pair = *reinterpret_cast<const std::uint16_t*>(row_bytes + (ks & 1) * 2);
   if (2 * ks + 1 >= blocks) pair = (pair & 0xFFu) | (127u << 8);
   return pair;
+}
+
+__device__ __forceinline__ std::uint32_t chunk_scale_pair(const std::uint8_t* chunk, int r, int ks,
+                                                          int blocks) {
+  return chunk_scale_pair_at(chunk + chunk_row_offset(r), ks, blocks);
 }
 
 // The fp32 scale of block `blk` (0 or 1) of a pair.
@@ -213,20 +220,46 @@ __device__ __forceinline__ void load_fragment_natural(const std::uint8_t* stage,
   }
 }
 
-// The block scales of this thread's two fragment rows (tile rows `row`, `row` + 8) for stage
-// ks as bf16 in both halves of a word, [half][blk].
-__device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunk, int row, int ks, int blocks,
-                                                     std::uint32_t (&out)[2][2]) {
+// Where a thread's two fragment rows (tile rows `row`, `row` + 8, over consecutive 128-row
+// chunks) keep their scale bytes in a stage's chunks: computed once per thread and pinned
+// (with registers short, ptxas rebuilt the signed divisions in every stage: +22 SASS a
+// stage in the streaming kernel's 4-warpgroup shapes).
+struct FragmentScaleOffsets {
+  int offset[2];
+  __device__ __forceinline__ explicit FragmentScaleOffsets(int row) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int r = row + 8 * half;
+      offset[half] = (r / 128) * kScaleChunkBytes + chunk_row_offset(r % 128);
+      ptx::keep_in_register(offset[half]);
+    }
+  }
+};
+
+// The block scales of this thread's two fragment rows for stage ks as bf16 in both halves of
+// a word, [half][blk], from the stage's chunks.
+__device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks, const FragmentScaleOffsets& at,
+                                                     int ks, int blocks, std::uint32_t (&out)[2][2]) {
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
-    const std::uint32_t lanes = cuda::e8m0_pair_to_bf16_lanes(chunk_scale_pair(chunk, row + 8 * half, ks, blocks));
+    const std::uint32_t lanes = cuda::e8m0_pair_to_bf16_lanes(chunk_scale_pair_at(chunks + at.offset[half], ks, blocks));
 #pragma unroll
     for (int blk = 0; blk < 2; ++blk) out[half][blk] = cuda::bf16_lane_broadcast(lanes, blk);
   }
 }
 
-// The fp32 block scales of this thread's two fragment rows (tile rows `row`, `row` + 8) for
-// stage ks, from the stage's scale chunk.
+// The fp32 block scales of this thread's two fragment rows for stage ks, [half][blk].
+__device__ __forceinline__ void fragment_scales(const std::uint8_t* chunks, const FragmentScaleOffsets& at, int ks,
+                                                int blocks, float (&out)[2][2]) {
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const std::uint32_t pair = chunk_scale_pair_at(chunks + at.offset[half], ks, blocks);
+#pragma unroll
+    for (int blk = 0; blk < 2; ++blk) out[half][blk] = pair_scale(pair, blk);
+  }
+}
+
+// The same for tile rows `row`, `row` + 8 of one chunk (row < 120).
 __device__ __forceinline__ void fragment_scales(const std::uint8_t* chunk, int row, int ks, int blocks,
                                                 float (&out)[2][2]) {
 #pragma unroll

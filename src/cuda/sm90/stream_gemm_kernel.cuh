@@ -151,11 +151,12 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     __syncwarp();
     if (lane == 0) ptx::mbarrier_arrive(&smem.empty[st.behind(1)]);
   };
+  const FragmentScaleOffsets scale_at(w_row);  // within a stage's scale chunks
   auto weight_scales = [&](int stage, int ks, float (&sw)[2][2]) {
-    fragment_scales(smem.scales[stage] + (w_row / 128) * kScaleChunkBytes, w_row % 128, ks, p.scale_cols, sw);
+    fragment_scales(smem.scales[stage], scale_at, ks, p.scale_cols, sw);
   };
   auto weight_scales_bf16 = [&](int stage, int ks, std::uint32_t (&sw)[2][2]) {
-    fragment_scales_bf16(smem.scales[stage] + (w_row / 128) * kScaleChunkBytes, w_row % 128, ks, p.scale_cols, sw);
+    fragment_scales_bf16(smem.scales[stage], scale_at, ks, p.scale_cols, sw);
   };
   // wgmma descriptors of the activation stages: the one of stage 0 plus the stage's offset in
   // the descriptor's address field (16-byte units; shared memory ends below 256 KB, so the
