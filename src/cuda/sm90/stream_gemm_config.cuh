@@ -44,10 +44,11 @@ struct StreamGemmConfig {
   static constexpr int kStages = (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
   // Up to 128 activation rows, each group of 8 stages (512 K) is summed in a fresh wgmma
   // accumulator and added into a second set of registers with ordinary fp32 adds (the
-  // tiled kernel's lesson: the tensor core's accumulation is not round-to-nearest). 256 rows
-  // need all their registers for the accumulator, which then runs over the whole K: measured
-  // against promotion every 32 stages on the same data, the error did not change
-  // (GpuStreamGemm.WideTilesAndLongKMatchReference prints it; docs/streaming-kernel.md).
+  // tiled kernel's lesson: the tensor core's accumulation is not round-to-nearest and drifts
+  // over long K). 256 rows need all their registers for the accumulator, which then runs
+  // over the whole K; their error grows faster with K, so the launcher takes them only up to
+  // the K where it was measured within the bars (wide_tiles_accurate in stream_gemm_sm90.cu;
+  // GpuStreamGemm.WideTilesAndLongKMatchReference prints the margins).
   static constexpr bool kPromoteInRegisters = kMPad <= 128;
   static constexpr int kStagesPerPromotion = 8;
   // Values form: fragments in registers. Two let a warpgroup convert the next stage while
@@ -80,7 +81,7 @@ struct StreamGemmConfig {
   static_assert(kMPad <= 256, "one TMA box of activation rows");
   static_assert(kAccRegs % kFixupChunk == 0, "the fixup sums whole chunks of accumulators");
   static_assert(kPromoteInRegisters || kValueFragments == 2,
-                "the workspace promotion is written for the two-fragment values loop");
+                "tiles without promotion are written for the two-fragment values loop");
   static_assert(!kCodes || kMPad <= 16,
                 "the codes form keeps two block partials and two fragments in registers: built for "
                 "up to 16 activation rows");

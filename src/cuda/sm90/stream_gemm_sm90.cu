@@ -19,7 +19,6 @@ namespace {
 
 constexpr std::int64_t round_up(std::int64_t x, std::int64_t to) { return ceil_div(x, to) * to; }
 
-
 // When the activation goes through the workspace (MXFP8 activations dequantized, or BF16
 // ones TMA cannot read in place), it is taken in launches of whole 256-row tiles whose
 // activation fits this many bytes; each launch streams the weight again and ends in a
