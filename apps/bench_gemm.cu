@@ -92,8 +92,13 @@ struct Options {
   // dequantizes only B, and the memory floor counts A as bf16.
   std::string mode = "mxfp8";
   bool weight_only() const { return mode == "weight-only"; }
-  // The kernel of the comparison column: "tiled" or "streaming".
+  // The kernel of the comparison column: "tiled", "streaming" or "skinny".
   std::string compare = "tiled";
+  detail::Sm90Kernel compare_kernel() const {
+    return compare == "streaming" ? detail::Sm90Kernel::Streaming
+           : compare == "skinny"  ? detail::Sm90Kernel::Skinny
+                                  : detail::Sm90Kernel::Tiled;
+  }
 };
 
 struct Shape {
@@ -599,10 +604,7 @@ class ShapeBench {
     switch (m) {
       case kMx:
       case kMxTiled: {
-        const detail::Sm90Kernel other = o_.compare == "streaming" ? detail::Sm90Kernel::Streaming
-                                          : o_.compare == "skinny"  ? detail::Sm90Kernel::Skinny
-                                                                    : detail::Sm90Kernel::Tiled;
-        const detail::ScopedSm90Kernel forced(m == kMxTiled ? other : detail::Sm90Kernel::Auto);
+        const detail::ScopedSm90Kernel forced(m == kMxTiled ? o_.compare_kernel() : detail::Sm90Kernel::Auto);
         const int c = i % cm_;
         if (o_.weight_only()) {
           mxfp8_weight_only_mm(contiguous(static_cast<const void*>(a_bf_[i % cb_].get()), sh_.m, sh_.k,
@@ -931,11 +933,10 @@ double tflops(const Shape& s, const MethodResult& r) { return s.flops() / (r.med
 bool has_ratio(const Row& row, Method m) { return row.r[kMx].ran && row.r[m].ran; }
 double ratio(const Row& row, Method m) { return row.r[m].med_us / row.r[kMx].med_us; }
 
-void print_header(const Options& o) {
-  const std::string other = "mxgemm " + o.compare + " kernel";
+void print_header() {
   std::printf("%-21s | %-17s | %-24s | %-24s | %-24s | %-24s | %-16s | %s\n", "", "mxgemm",
               "cuBLAS bf16 (pre-deq.)", "dequant + cuBLAS bf16", "cuBLASLt fp8 per-tensor",
-              other.c_str(), "memory floor", "check: mxgemm vs bf16");
+              kMethodNames[kMxTiled], "memory floor", "check: mxgemm vs bf16");
   std::printf("%6s %6s %6s   | %9s %7s | %9s %7s %6s | %9s %7s %6s | %9s %7s %6s | %9s %7s %6s | %8s %7s | %s\n",
               "M", "N", "K", "us", "TFLOP/s", "us", "TFLOP/s", "ratio", "us", "TFLOP/s", "ratio", "us",
               "TFLOP/s", "ratio", "us", "TFLOP/s", "ratio", "us", "x floor", "sample / full rel. err / bad");
@@ -1119,7 +1120,7 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
               pools.by_key.size(), elems / 1e6, elems * 8.0 / 1e9, seconds_since(t0));
   std::fflush(stdout);
 
-  print_header(o);
+  print_header();
   std::vector<Row> rows;
   for (std::size_t si = 0; si < shapes.size(); ++si) {
     const Shape& sh = shapes[si];
@@ -1270,8 +1271,8 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
-  if (o.compare == "streaming") kMethodNames[kMxTiled] = "mxgemm streaming kernel";
-  if (o.compare == "skinny") kMethodNames[kMxTiled] = "mxgemm skinny kernel";
+  static const std::string compare_name = "mxgemm " + o.compare + " kernel";
+  kMethodNames[kMxTiled] = compare_name.c_str();
   std::vector<Shape> shapes;
   const bool custom = !o.m.empty() || !o.n.empty() || !o.k.empty();
   if (custom) {

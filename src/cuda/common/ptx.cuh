@@ -227,7 +227,6 @@ __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const std::uint32_t 
   }
 }
 
-
 // Shared-memory matrix descriptor (PTX ISA 9.7.15.5.1, "Matrix Descriptor Format"):
 //   bits  0-13  start address >> 4
 //   bits 16-29  leading-dimension byte offset >> 4 (unused for swizzled K-major; set to 1)

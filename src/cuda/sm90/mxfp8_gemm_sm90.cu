@@ -16,6 +16,15 @@
 namespace mxgemm::sm90 {
 namespace {
 
+// Whether the skinny kernel runs a GEMM it `supported`: when forced, or when Auto and the
+// measured crossover picks it (skinny_gemm_preferred).
+bool use_skinny(bool supported, std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only) {
+  switch (detail::sm90_kernel()) {
+    case detail::Sm90Kernel::Skinny: return supported;
+    case detail::Sm90Kernel::Auto: return supported && skinny_gemm_preferred(m, n, k, weight_only);
+    default: return false;
+  }
+}
 
 template <DType kA, DType kB>
 void launch(const CUtensorMap& tma_a, const CUtensorMap& tma_b, const Mxfp8GemmParams& p,
@@ -43,13 +52,9 @@ void launch_mxfp8_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const f
   // The skinny kernel (up to 16 rows, where skinny_gemm_preferred) and the streaming
   // kernel are faster on every measured shape than the tiled kernel (docs/skinny-kernel.md,
   // docs/streaming-kernel.md), which runs when asked for (tests and the benchmark compare).
-  const detail::Sm90Kernel forced = detail::sm90_kernel();
   const std::int64_t m = a.data.rows, n = b.data.rows, k = b.data.cols;
-  if (forced != detail::Sm90Kernel::Tiled) {
-    const bool skinny = forced == detail::Sm90Kernel::Skinny ? skinny_gemm_supports(m, n, k)
-                                                             : forced == detail::Sm90Kernel::Auto &&
-                                                                   skinny_gemm_preferred(m, n, k, false);
-    if (skinny)
+  if (detail::sm90_kernel() != detail::Sm90Kernel::Tiled) {
+    if (use_skinny(skinny_gemm_supports(m, n, k), m, n, k, /*weight_only=*/false))
       launch_skinny_gemm(a, b, alpha, d, stream);
     else
       launch_stream_gemm(a, b, alpha, d, stream);
@@ -89,11 +94,7 @@ void launch_mxfp8_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const f
 
 void launch_weight_only(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
                         const ConstMatrixView* bias, const MatrixView& d, cudaStream_t stream) {
-  const detail::Sm90Kernel forced = detail::sm90_kernel();
-  const bool skinny = skinny_weight_only_supports(a, w) &&
-                      (forced == detail::Sm90Kernel::Skinny ||
-                       (forced == detail::Sm90Kernel::Auto && skinny_gemm_preferred(a.rows, w.data.rows, w.data.cols, true)));
-  if (skinny)
+  if (use_skinny(skinny_weight_only_supports(a, w), a.rows, w.data.rows, w.data.cols, /*weight_only=*/true))
     launch_skinny_weight_only(a, w, alpha, bias, d, stream);
   else
     launch_stream_weight_only(a, w, alpha, bias, d, stream);

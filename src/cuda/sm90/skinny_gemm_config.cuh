@@ -5,10 +5,6 @@
 #include "cuda/sm90/skinny_schedule.hpp"
 #include "mxgemm/types.hpp"
 
-#ifndef MXGEMM_SKINNY_MIN_UNITS
-#define MXGEMM_SKINNY_MIN_UNITS 8
-#endif
-
 namespace mxgemm::sm90 {
 
 // kElemW: the weight's fp8 type. kElemX: the activation's: E4M3/E5M2 (MXFP8 activations,
