@@ -42,7 +42,8 @@ TEST(GpuStreamGemm, LargeMInTilesMatchesReference) {
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   std::mt19937 rng = fresh_rng();
   // The last shape's bf16 activation (69 MB) takes two launches of the pre-pass and kernel.
-  const std::int64_t shapes[][3] = {{2100, 2100, 1040}, {2049, 2180, 160}, {4224, 136, 8192}};
+  // 2048 x 4224: 264 tiles of 256 x 128, two full waves on 132 SMs, all dealt whole.
+  const std::int64_t shapes[][3] = {{2100, 2100, 1040}, {2049, 2180, 160}, {4224, 136, 8192}, {2048, 4224, 160}};
   for (const auto& s : shapes) {
     const HostMxOperand a = random_mx_operand(s[0], s[2], rng);
     const HostMxOperand b = random_mx_operand(s[1], s[2], rng);
