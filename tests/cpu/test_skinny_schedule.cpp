@@ -1,6 +1,7 @@
 // The work split of the skinny kernel: the CTAs' ranges of (tile, group) units are contiguous,
 // of equal length (+-1) and cover every unit once; the CTA lookup agrees with the ranges; the
-// partial slots a tile's CTAs use are distinct; the grid fits the machine.
+// partial slots a tile's CTAs use are distinct; no range touches more tiles than
+// max_tiles_per_cta(); the grid fits the machine.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -29,6 +30,9 @@ void check(std::int64_t n, std::int64_t kblocks, int sms, int per_sm) {
     EXPECT_LE(len, s.units / s.ctas + 1);
     EXPECT_GE(len, 1);
     for (int u = s.begin(c); u < s.begin(c + 1); ++u) ASSERT_EQ(s.cta_of_unit(u), c) << "unit " << u;
+    // The tiles the range touches: the size of each warp's exact-path list.
+    const int tiles_touched = (s.begin(c + 1) - 1) / s.groups - s.begin(c) / s.groups + 1;
+    EXPECT_LE(tiles_touched, s.max_tiles_per_cta()) << "CTA " << c;
   }
   for (int t = 0; t < s.tiles; ++t) {
     std::set<int> slots;

@@ -47,7 +47,8 @@ TEST(StreamSchedule, SplitsCoverEveryUnitOnce) {
 }
 
 // Walks every CTA's work items as the kernel does: each (tile, stage) exactly once, tiles
-// mapped to distinct (m, n) inside the grid, whole tiles only in the data-parallel part.
+// mapped to distinct (m, n) inside the grid, whole tiles only in the data-parallel part, no
+// CTA with more items than max_items_per_cta() (the size of its exact-path list).
 void check_walk(int tiles_m, int tiles_n, int k_stages, int sms) {
   SCOPED_TRACE(testing::Message() << tiles_m << " x " << tiles_n << " tiles x " << k_stages << " stages, " << sms
                                   << " SMs");
@@ -68,8 +69,10 @@ void check_walk(int tiles_m, int tiles_n, int k_stages, int sms) {
     EXPECT_EQ(s.dp_tiles, 0);
   }
   std::vector<int> covered(static_cast<std::size_t>(tiles) * k_stages, 0);
-  for (int c = 0; c < s.ctas; ++c)
+  for (int c = 0; c < s.ctas; ++c) {
+    int items = 0;  // the kernel lists up to max_items_per_cta() exact-path tiles per CTA
     for_each_work(s, c, s.ctas, [&](const StreamWork& w) {
+      ++items;
       ASSERT_GE(w.tile, 0);
       ASSERT_LT(w.tile, tiles);
       ASSERT_LT(w.ks0, w.ks_end);
@@ -81,6 +84,8 @@ void check_walk(int tiles_m, int tiles_n, int k_stages, int sms) {
       }
       for (int ks = w.ks0; ks < w.ks_end; ++ks) ++covered[static_cast<std::size_t>(w.tile) * k_stages + ks];
     });
+    EXPECT_LE(items, s.max_items_per_cta()) << "CTA " << c;
+  }
   for (std::size_t i = 0; i < covered.size(); ++i) ASSERT_EQ(covered[i], 1) << "unit " << i;
   std::set<std::pair<int, int>> coords;
   for (int t = 0; t < tiles; ++t) {

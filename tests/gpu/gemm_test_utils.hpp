@@ -276,4 +276,54 @@ inline void expect_exact_range_scales_match(std::int64_t m, detail::Sm90Kernel k
   }
 }
 
+// The number of outputs of g that differ from ref: neither equal (infinities included) nor
+// both NaN nor within 1e-5 relative. For FP32 results of the exact path, which are the
+// reference's up to the fp64 summation order.
+inline std::int64_t count_differences(const HostOutput& g, const HostOutput& ref) {
+  std::int64_t differ = 0;
+  for (std::int64_t i = 0; i < ref.rows; ++i)
+    for (std::int64_t j = 0; j < ref.cols; ++j) {
+      const double x = g.at(i, j), y = ref.at(i, j);
+      differ += !(x == y || (std::isnan(x) && std::isnan(y)) || std::fabs(x - y) <= 1e-5 * std::fabs(y));
+    }
+  return differ;
+}
+
+// Scale bytes outside the range above (0..10 against 245..254, and mixed with ordinary
+// ones): dequantized elements leave bf16's normal range and products fp32's, so the
+// streaming and skinny kernels send the tiles these blocks feed to their exact fp64 path
+// (src/cuda/sm90/exact_outputs.cuh, scale_window.cuh). Where the exact result is in range
+// (tiny x huge, and any x usual) the output meets the usual tolerance (expect_close), with
+// infinities and NaN where the reference has them; where it is not (tiny x tiny underflows
+// to zero, huge x huge overflows to +-inf) every FP32 output must equal the reference's
+// (count_differences). An m x 140 x k GEMM on `kernel` (k = 4096 splits tiles among CTAs:
+// the parts' exact flags meet in the fixup).
+inline void expect_outside_range_scales_match(std::int64_t m, std::int64_t k, detail::Sm90Kernel kernel,
+                                              const std::string& what, std::mt19937& rng) {
+  struct Range { int lo, hi; const char* name; };
+  const struct { Range a, b; bool in_range; } cases[] = {{{0, 10, "tiny"}, {245, 254, "huge"}, true},
+                                                         {{245, 254, "huge"}, {0, 10, "tiny"}, true},
+                                                         {{0, 254, "any"}, {116, 124, "usual"}, true},
+                                                         {{0, 10, "tiny"}, {0, 10, "tiny"}, false},
+                                                         {{245, 254, "huge"}, {245, 254, "huge"}, false}};
+  for (const auto& c : cases) {
+    MxOptions oa, ob;
+    oa.scale_lo = c.a.lo; oa.scale_hi = c.a.hi;
+    ob.scale_lo = c.b.lo; ob.scale_hi = c.b.hi;
+    const HostMxOperand a = random_mx_operand(m, k, rng, oa);
+    const HostMxOperand b = random_mx_operand(140, k, rng, ob);
+    const std::string name = what + ": A " + c.a.name + " x B " + c.b.name + ", " + shape_name(m, 140, k);
+    const GpuResult g = run_gpu(a, b, DType::FP32, 1.0f, 0, kernel);
+    if (g.unsupported) GTEST_SKIP() << "FP32 output is not supported by this backend";
+    if (c.in_range) {
+      expect_matches_reference(a, b, g, 1.0f, name);
+      expect_matches_reference(a, b, run_gpu(a, b, DType::BF16, 1.0f, 0, kernel), 1.0f, name + " out=bf16");
+      continue;
+    }
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << name << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << name << ": outputs left unwritten";
+    EXPECT_EQ(count_differences(g.out, run_reference(a, b, DType::FP32, 1.0f)), 0) << name;
+  }
+}
+
 }  // namespace mxgemm::testing

@@ -174,6 +174,32 @@ TEST(GpuWeightOnly, NanPropagatesAndRunsAreBitwiseIdentical) {
   EXPECT_EQ(s1.out.bytes, s2.out.bytes) << "9 rows";
 }
 
+// Weight scale bytes outside the exact window (scale_window.cuh): tiny (0..10), huge
+// (245..254) and any (0..254) weights on the skinny kernel (3, 9 rows) and the streaming
+// kernel (40, 130 rows), whole tiles and tiles split along K. Their tiles go through the
+// exact fp64 path, so every FP32 output is the reference's (count_differences), infinities
+// included.
+TEST(GpuWeightOnly, WeightScalesOutsideTheExactRangeBehaveAsTheReference) {
+  MXGEMM_REQUIRE_GPU();
+  std::mt19937 rng = fresh_rng();
+  const struct { std::int64_t m, k; } shapes[] = {{3, 112}, {9, 4096}, {40, 112}, {130, 4096}};
+  const struct { int lo, hi; const char* name; } ranges[] = {{0, 10, "tiny"}, {245, 254, "huge"}, {0, 254, "any"}};
+  for (const auto& s : shapes)
+    for (const auto& r : ranges) {
+      const HostWide a = random_wide(s.m, s.k, DType::BF16, rng);
+      MxOptions o;
+      o.scale_lo = r.lo;
+      o.scale_hi = r.hi;
+      const HostMxOperand w = random_mx_operand(140, s.k, rng, o);
+      const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f);
+      if (g.unsupported) GTEST_SKIP() << "no weight-only kernel on this backend";
+      EXPECT_TRUE(g.guards_intact && g.gap_untouched) << r.name << ": written outside the output";
+      EXPECT_EQ(g.unwritten, 0) << r.name << ": outputs left unwritten";
+      EXPECT_EQ(count_differences(g.out, weight_only_reference(a, w, nullptr, DType::FP32, 1.0f)), 0)
+          << r.name << " weight scales, " << s.m << " x 140 x " << s.k;
+    }
+}
+
 TEST(GpuWeightOnly, Fp16ActivationsAreRefusedOnHopper) {
   MXGEMM_REQUIRE_GPU();
   if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "Hopper only";

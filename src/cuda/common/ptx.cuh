@@ -152,6 +152,19 @@ __device__ __forceinline__ void setmaxnreg_dec() {
 __device__ __forceinline__ void named_barrier_sync(std::uint32_t id, std::uint32_t count) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
+// bar.sync that also returns whether `v` was true in any of the `count` threads.
+__device__ __forceinline__ bool named_barrier_or(std::uint32_t id, std::uint32_t count, bool v) {
+  std::uint32_t any;
+  asm volatile(
+      "{ .reg .pred p, q;\n"
+      "setp.ne.u32 q, %1, 0;\n"
+      "bar.red.or.pred p, %2, %3, q;\n"
+      "selp.u32 %0, 1, 0, p; }"
+      : "=r"(any)
+      : "r"(static_cast<std::uint32_t>(v)), "r"(id), "r"(count)
+      : "memory");
+  return any != 0;
+}
 
 // --- programmatic dependent launch (PTX ISA 9.7.12.x, griddepcontrol) --------------------
 // A kernel launched with cudaLaunchAttributeProgrammaticStreamSerialization may start while

@@ -7,6 +7,7 @@
 #include "core/check.hpp"
 #include "cuda/common/ptx.cuh"
 #include "cuda/sm90/mainloop.cuh"
+#include "cuda/sm90/scale_window.cuh"
 #include "mxgemm/layout.hpp"
 
 namespace mxgemm::sm90 {
@@ -29,6 +30,8 @@ struct PrepassParams {
   std::int64_t out_stride;  // elements
   float* scales_out;        // codes form only
   std::int64_t scales_stride;
+  unsigned int* exact_rows;  // row r := generation where a block needs the exact path
+  unsigned int generation;
 };
 
 // kCodes: write fp16 codes and the block scales as fp32 to p.scales_out[blk][row] (the
@@ -47,7 +50,13 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_prepass_ke
   const uint4 hi = whole ? __ldg(reinterpret_cast<const uint4*>(src + 16)) : make_uint4(0, 0, 0, 0);
   const std::uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
   const ScaleRow scale_row(p.sa, p.row0 + row, p.a_rows, p.blocks);
-  const float scale = cuda::e8m0_to_float(scale_row.load(blk));
+  const std::uint32_t scale_byte = scale_row.load(blk);
+  const float scale = cuda::e8m0_to_float(scale_byte);
+  std::uint32_t code_bits = 0;
+#pragma unroll
+  for (int i = 0; i < 8; ++i) code_bits |= code_magnitudes(w[i]);
+  // Rows only ever gain the mark within a launch; its blocks race to write the same value.
+  if (needs_exact_path<kElem>(scale_byte, code_bits)) p.exact_rows[row] = p.generation;
   uint4 out[4];
   if constexpr (kCodes) {
     codes_block_permuted<kElem>(w, out);
@@ -115,7 +124,8 @@ namespace {
 
 template <bool kCodes>
 void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
-                       std::int64_t out_stride, float* scales_out, std::int64_t scales_stride, cudaStream_t stream) {
+                       std::int64_t out_stride, float* scales_out, std::int64_t scales_stride,
+                       const ExactRowMarks& marks, cudaStream_t stream) {
   PrepassParams p{};
   p.a = static_cast<const std::uint8_t*>(a.data.data);
   p.a_stride = a.data.row_stride;
@@ -130,6 +140,8 @@ void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t 
   p.out_stride = out_stride;
   p.scales_out = scales_out;
   p.scales_stride = scales_stride;
+  p.exact_rows = marks.rows;
+  p.generation = marks.generation;
   const std::int64_t work = static_cast<std::int64_t>(p.m) * p.blocks;
   const unsigned grid = static_cast<unsigned>(ceil_div(work, kThreads));
   if (a.data.dtype == DType::E4M3)
@@ -142,14 +154,14 @@ void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t 
 }  // namespace
 
 void launch_activation_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
-                               std::int64_t out_stride, cudaStream_t stream) {
-  launch_mx_prepass<false>(a, row0, rows, out, out_stride, nullptr, 0, stream);
+                               std::int64_t out_stride, const ExactRowMarks& marks, cudaStream_t stream) {
+  launch_mx_prepass<false>(a, row0, rows, out, out_stride, nullptr, 0, marks, stream);
 }
 
 void launch_activation_codes_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows,
                                      std::uint16_t* out, std::int64_t out_stride, float* scales,
-                                     std::int64_t scales_stride, cudaStream_t stream) {
-  launch_mx_prepass<true>(a, row0, rows, out, out_stride, scales, scales_stride, stream);
+                                     std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream) {
+  launch_mx_prepass<true>(a, row0, rows, out, out_stride, scales, scales_stride, marks, stream);
 }
 
 }  // namespace mxgemm::sm90

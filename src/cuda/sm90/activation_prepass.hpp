@@ -12,16 +12,23 @@
 
 namespace mxgemm::sm90 {
 
+// Where the MXFP8 pre-passes mark the rows (of the launch) with a block that needs the exact
+// path (scale_window.cuh): rows[r] = generation. Unmarked rows keep whatever they held.
+struct ExactRowMarks {
+  unsigned int* rows;
+  unsigned int generation;
+};
+
 // Rows [row0, row0 + rows) of a (M x K, validated) -> out (rows x round_up(K, 32) bf16 bits,
 // row stride `out_stride` elements, a multiple of 32); elements past K are written as zero.
 void launch_activation_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
-                               std::int64_t out_stride, cudaStream_t stream);
+                               std::int64_t out_stride, const ExactRowMarks& marks, cudaStream_t stream);
 
 // a -> its fp16 codes (unscaled, exact) in the same layout, and its block scales as fp32 in
 // scales[blk * scales_stride + row] (blk < ceil(K/32), row < rows).
 void launch_activation_codes_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows,
                                      std::uint16_t* out, std::int64_t out_stride, float* scales,
-                                     std::int64_t scales_stride, cudaStream_t stream);
+                                     std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream);
 
 // The weight-only GEMM's activation: a (M x K BF16, validated) -> the same layout, values
 // unchanged (no rounding: bf16 in, bf16 out).

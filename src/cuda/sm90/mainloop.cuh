@@ -19,6 +19,7 @@
 #include "cuda/common/fp8_convert.cuh"
 #include "cuda/common/ptx.cuh"
 #include "cuda/sm90/mxfp8_gemm_params.hpp"
+#include "cuda/sm90/scale_window.cuh"
 #include "mxgemm/layout.hpp"
 
 namespace mxgemm::sm90 {
@@ -236,16 +237,29 @@ struct FragmentScaleOffsets {
   }
 };
 
+// `outside` becomes true when a scale byte of the two pairs lies outside the exact window
+// (scale_window.cuh): a few instructions a stage, the whole cost of the exact path's watch
+// in the mainloops.
+template <DType kElem>
+__device__ __forceinline__ void watch_scale_window(std::uint32_t pair0, std::uint32_t pair1, bool& outside) {
+  outside |= scales_outside_window<kElem>(__byte_perm(pair0, pair1, 0x5410)) != 0;
+}
+
 // The block scales of this thread's two fragment rows for stage ks as bf16 in both halves of
-// a word, [half][blk], from the stage's chunks.
+// a word, [half][blk], from the stage's chunks; `outside` watches them (watch_scale_window).
+template <DType kElem>
 __device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks, const FragmentScaleOffsets& at,
-                                                     int ks, int blocks, std::uint32_t (&out)[2][2]) {
+                                                     int ks, int blocks, std::uint32_t (&out)[2][2],
+                                                     bool& outside) {
+  std::uint32_t pair[2];
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
-    const std::uint32_t lanes = cuda::e8m0_pair_to_bf16_lanes(chunk_scale_pair_at(chunks + at.offset[half], ks, blocks));
+    pair[half] = chunk_scale_pair_at(chunks + at.offset[half], ks, blocks);
+    const std::uint32_t lanes = cuda::e8m0_pair_to_bf16_lanes(pair[half]);
 #pragma unroll
     for (int blk = 0; blk < 2; ++blk) out[half][blk] = cuda::bf16_lane_broadcast(lanes, blk);
   }
+  watch_scale_window<kElem>(pair[0], pair[1], outside);
 }
 
 // The fp32 block scales of this thread's two fragment rows for stage ks, [half][blk].

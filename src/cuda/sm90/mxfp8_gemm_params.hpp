@@ -17,6 +17,38 @@ struct ScaleSource {
   bool swizzled;            // Swizzled128x4 (else Linear)
 };
 
+// One operand of the exact path (exact_outputs.cuh), as the caller passed it.
+struct ExactOperand {
+  const void* data;
+  std::int64_t stride;  // elements between rows
+  DType dtype;          // E4M3 / E5M2 (times `scales`), or BF16 / FP16 (weight-only activation)
+  ScaleSource scales;   // fp8 operands only
+  int rows;             // rows of the whole operand (0 for unscaled operands)
+};
+
+// What the exact path needs to recompute any output of a launch: the activation X (rows
+// x_row0 + m of x for the launch's row m) and the weight W.
+struct ExactGemm {
+  ExactOperand x, w;
+  int x_row0;
+  int k, blocks;  // blocks: ceil(K / 32)
+};
+
+// An operand as the exact path reads it: as the caller passed it.
+inline ExactOperand exact_operand(const ConstMxOperand& op) {
+  return {op.data.data, op.data.row_stride, op.data.dtype,
+          {static_cast<const std::uint8_t*>(op.scales.data), op.scales.row_stride,
+           op.layout == ScaleLayout::Swizzled128x4},
+          static_cast<int>(op.data.rows)};
+}
+inline ExactOperand exact_operand(const ConstMatrixView& op) {
+  return {op.data, op.row_stride, op.dtype, {nullptr, 0, false}, 0};
+}
+
+// A stream-K part that needs the exact path adds this to its tile's arrival counter (on
+// top of the arrival's 1), so the storing CTA or warp learns it from the count.
+constexpr unsigned int kExactArrival = 1u << 16;
+
 struct Mxfp8GemmParams {
   int m, n, k;
   int scale_cols;     // ceil(K / 32)
@@ -50,6 +82,14 @@ struct StreamGemmParams {
   TransposedOutput out;
   float* partials;               // 2 * sched.ctas slots of kBlockN * kMPad fp32
   unsigned int* tile_counters;   // sched.stream_tiles(), zero between launches
+  int* exact_tiles;              // per CTA, the tiles it stores through the exact path:
+  int exact_tiles_per_cta;       // sched.max_items_per_cta() slots
+  // Activation rows whose MXFP8 blocks need the exact path hold `exact_generation` here
+  // (written by the pre-pass; null when the activation is BF16): a value unique to the
+  // launch, so that the workspace needs no clearing.
+  const unsigned int* x_exact_rows;
+  unsigned int exact_generation;
+  ExactGemm exact;
 };
 
 // The skinny kernel (skinny_gemm_kernel.cuh): D = alpha * X W^T for a few activation rows,
@@ -65,6 +105,9 @@ struct SkinnyGemmParams {
   TransposedOutput out;
   float* partials;              // 2 * sched.ctas * 8 warps slots of 32 lanes x (4 * n-tiles) fp32
   unsigned int* tile_counters;  // sched.tiles * 8 (one per warp tile), zero between launches
+  int* exact_tiles;             // per CTA and warp, the tiles it stores through the exact path:
+  int exact_tiles_per_warp;     // sched.max_tiles_per_cta() slots
+  ExactGemm exact;
 };
 
 }  // namespace mxgemm::sm90

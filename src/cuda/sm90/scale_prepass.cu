@@ -58,9 +58,10 @@ const std::uint8_t* swizzled_scales(const ConstMxOperand& op, void* workspace, c
 ChunkedScales scale_chunks(const ConstMxOperand& op, void* workspace, cudaStream_t stream) {
   const int col_tiles = static_cast<int>(ceil_div(scale_cols(op.data.cols), kSwizzleCols));
   // The chunks as 256-byte rows, two per chunk.
-  return ChunkedScales{cuda::make_tensor_map_2d_u8(swizzled_scales(op, workspace, stream), chunk_bytes(op) / 256,
-                                                   256, 256, 2, 256, CU_TENSOR_MAP_SWIZZLE_NONE),
-                       col_tiles};
+  const std::uint8_t* chunks = swizzled_scales(op, workspace, stream);
+  return ChunkedScales{cuda::make_tensor_map_2d_u8(chunks, chunk_bytes(op) / 256, 256, 256, 2, 256,
+                                                   CU_TENSOR_MAP_SWIZZLE_NONE),
+                       col_tiles, chunks};
 }
 
 }  // namespace mxgemm::sm90

@@ -18,6 +18,7 @@ namespace mxgemm::sm90 {
 struct ChunkedScales {
   CUtensorMap map;
   int col_tiles;  // chunks per 128-row tile: ceil(ceil(K/32) / 4)
+  const std::uint8_t* data;  // the chunks themselves (chunk c at 512 c)
 };
 
 // Workspace bytes scale_chunks needs for `op` (0 when its scales are used in place), a

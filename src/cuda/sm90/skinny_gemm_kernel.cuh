@@ -47,21 +47,17 @@
 
 #include "cuda/common/fp8_convert.cuh"
 #include "cuda/common/ptx.cuh"
+#include "cuda/sm90/exact_outputs.cuh"
 #include "cuda/sm90/mainloop.cuh"
 #include "cuda/sm90/mxfp8_gemm_params.hpp"
+#include "cuda/sm90/scale_window.cuh"
 #include "cuda/sm90/skinny_gemm_config.cuh"
 #include "cuda/sm90/stream_epilogue.cuh"
 
 namespace mxgemm::sm90 {
 
-// Nonzero when a byte of the 4 E8M0 scales in `word` is 0 (2^-127, an fp32 subnormal) or
-// 0xFF (NaN): exact zero-byte tests of word and ~word.
-__device__ __forceinline__ std::uint32_t has_special_scale(std::uint32_t word) {
-  return ((word - 0x01010101u) & ~word & 0x80808080u) | ((~word - 0x01010101u) & word & 0x80808080u);
-}
-
 // 2^(s-127) for byte b of `word`: the byte moved into the fp32 exponent field when kPlain
-// (every byte 1..254: has_special_scale), else e8m0_to_float.
+// (every byte inside the exact window, scale_window.cuh), else e8m0_to_float.
 template <bool kPlain>
 __device__ __forceinline__ float scale_float(std::uint32_t word, int b) {
   if constexpr (kPlain) return __uint_as_float(((b >= 3 ? word >> (8 * b - 23) : word << (23 - 8 * b))) & 0x7F800000u);
@@ -81,6 +77,7 @@ struct alignas(1024) SkinnySmem {
   std::uint32_t sw[Cfg::kWarps][Cfg::kStages][16];
   std::uint32_t sx[Cfg::kWarps][Cfg::kStages][Cfg::kSxWords];
   std::uint64_t full[Cfg::kWarps][Cfg::kStages];
+  int exact_count[Cfg::kWarps];  // tiles the warp stores through the exact path (lane 0's count)
 };
 
 // The activation operands of one thread for one group when loaded into registers (not
@@ -146,6 +143,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
     if constexpr (Cfg::kXInSmem) ptx::prefetch_tensor_map(&tma_x);
     for (int s = 0; s < Cfg::kStages; ++s) ptx::mbarrier_init(&smem.full[warp][s], 1);
     ptx::fence_barrier_init();
+    smem.exact_count[warp] = 0;
   }
   __syncwarp();
   const std::uint8_t* sx_lane = Cfg::kXInSmem && lane >= kSkinnyTileRows && lane - kSkinnyTileRows < Cfg::kSxWords
@@ -216,6 +214,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
   float result[Cfg::kAccRegs];
 #pragma unroll
   for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
+  bool exact = false;  // this lane saw a block of the tile that needs the exact path
 
   // Block b's 8 bytes of row g inside a 128-byte-swizzled box (row g + 8: 1024 further):
   // logical chunk 2b + q / 2, stored at chunk position (2b + q / 2) ^ g, half q % 2. The same
@@ -305,8 +304,20 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
 #pragma unroll
           for (int h = 0; h < 2; ++h)
 #pragma unroll
-            for (int e = 0; e < 2; ++e)
-              result[4 * t + 2 * h + e] = fmaf(block[t][2 * h + e], fw[h] * fx[e], result[4 * t + 2 * h + e]);
+            for (int e = 0; e < 2; ++e) {
+              float& r = result[4 * t + 2 * h + e];
+              const float v = block[t][2 * h + e], s = fw[h] * fx[e];
+              if constexpr (kPlain) {
+                r = fmaf(v, s, r);
+              } else if (s != s || (s >= 0x1p-90f && s <= 0x1p90f)) {
+                r = fmaf(v, s, r);  // NaN scales propagate here
+              } else {
+                // Outside 2^+-90 the product of a block sum (2^-32..2^37 in magnitude) and the
+                // scales can leave fp32's normal range: the exact path, unless the block is
+                // zero (it adds nothing; 0 x inf would be NaN).
+                exact |= v != 0.0f;
+              }
+            }
         }
       }
     }
@@ -322,10 +333,18 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
   // The end of a tile's segment: a whole tile is stored; a part goes to this warp's partial
   // slot, and the last of the tile's warps to arrive (one counter per tile, reset by that
   // warp) adds the partials in warp order and stores the sum.
+  // A tile that needs the exact path is listed for after the loop (lane 0 keeps the list).
+  auto list_exact = [&](int tile) {
+    if (lane == 0)
+      p.exact_tiles[(static_cast<std::int64_t>(cta) * kSkinnyWarps + warp) * p.exact_tiles_per_warp +
+                    smem.exact_count[warp]++] = tile;
+  };
   auto finish_tile = [&](int tile, bool whole) {
     const int n0 = tile * kSkinnyBlockN + warp * kSkinnyTileRows;
+    const bool exact_part = __any_sync(0xFFFFFFFFu, exact);
     if (whole) {
-      store_tile_transposed(p, result, alpha, 0, n0, lane);
+      if (exact_part) list_exact(tile);
+      else store_tile_transposed(p, result, alpha, 0, n0, lane);
       return;
     }
     constexpr int kSlot = 32 * Cfg::kAccRegs;  // floats per partial
@@ -340,12 +359,21 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
     __syncwarp();
     const int c_lo = sched.first_cta(tile), c_hi = sched.last_cta(tile);
     unsigned int* counter = &p.tile_counters[tile * kSkinnyWarps + warp];
+    // 0: not the last; 1: the last, which sums; 2: the last, and a part needs the exact path
+    // (such parts count kExactArrival on top of their arrival).
     unsigned int last = 0;
     if (lane == 0) {
-      last = ptx::atomic_add_acq_rel_gpu(counter, 1u) == static_cast<unsigned int>(c_hi - c_lo);
-      if (last) *counter = 0;  // ready for the next launch
+      const unsigned int before = ptx::atomic_add_acq_rel_gpu(counter, exact_part ? kExactArrival + 1u : 1u);
+      if (before % kExactArrival == static_cast<unsigned int>(c_hi - c_lo)) {
+        *counter = 0;  // ready for the next launch
+        last = exact_part || before >= kExactArrival ? 2 : 1;
+      }
     }
-    if (!__shfl_sync(0xFFFFFFFFu, last, 0)) return;
+    last = __shfl_sync(0xFFFFFFFFu, last, 0);
+    if (last != 1) {
+      if (last == 2) list_exact(tile);
+      return;
+    }
     __syncwarp();
     float sum[Cfg::kAccRegs];
 #pragma unroll
@@ -407,12 +435,24 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
       const int stage = st.index;
       const std::uint32_t sw[2] = {ptx::ld_shared_u32(sw_smem + kSwStage * stage + 4 * g),
                                    ptx::ld_shared_u32(sw_smem + kSwStage * stage + 4 * (g + 8))};
-      // Codes form: every scale byte this warp reads for the group a plain power of two
-      // (1..254), decoded by a shift; else (2^-127 or NaN somewhere) the general decode.
+      // Codes form: every scale byte this warp reads for the group inside the exact window
+      // (scale_window.cuh), decoded by a shift; else the general decode, which finds the
+      // blocks that need the exact path. Values form: a scale outside the window sends the
+      // tile to the exact path when the block has a nonzero code.
       std::uint32_t sx[kNTiles][2] = {};
       bool plain = true;
-      if constexpr (!Cfg::kValues) {
-        std::uint32_t special = has_special_scale(sw[0]) | has_special_scale(sw[1]);
+      if constexpr (Cfg::kValues) {
+        if (scales_outside_window<kElemW>(sw[0]) | scales_outside_window<kElemW>(sw[1])) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int b = 0; b < kG; ++b) {
+              const uint2 codes = ptx::ld_shared_u32x2(w_smem + kWStage * stage + frag_at[b] + 1024 * h);
+              exact |= needs_exact_path<kElemW>((sw[h] >> (8 * b)) & 0xFFu, code_magnitudes(codes.x | codes.y));
+            }
+        }
+      } else {
+        std::uint32_t special = scales_outside_window<kElemW>(sw[0]) | scales_outside_window<kElemW>(sw[1]);
 #pragma unroll
         for (int t = 0; t < kNTiles; ++t)
 #pragma unroll
@@ -423,7 +463,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
             } else {
               sx[t][e] = cur.sx[t][e];
             }
-            special |= has_special_scale(sx[t][e]);
+            special |= scales_outside_window<kElemX>(sx[t][e]);
           }
         plain = __all_sync(0xFFFFFFFFu, special == 0);
       }
@@ -440,8 +480,19 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
     finish_tile(tile, first_group == 0 && segment_end - segment_begin == sched.groups);
 #pragma unroll
     for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
+    exact = false;
     use_tile = tile + 1;
     use_group = 0;
+  }
+
+  // The exact path for the tiles listed above, after the loop, where none of its registers
+  // are live.
+  __syncwarp();  // lane 0's list and count are visible
+  const int exact_count = smem.exact_count[warp];
+  for (int i = 0; i < exact_count; ++i) {
+    const int tile = p.exact_tiles[(static_cast<std::int64_t>(cta) * kSkinnyWarps + warp) * p.exact_tiles_per_warp + i];
+    const int n0 = tile * kSkinnyBlockN + warp * kSkinnyTileRows;
+    exact_outputs(p.exact, p.out, 0, p.m, n0, p.n - n0 < kSkinnyTileRows ? p.n - n0 : kSkinnyTileRows, lane, 32);
   }
 #else
   // Built for another architecture: the launcher only dispatches here on sm_90.

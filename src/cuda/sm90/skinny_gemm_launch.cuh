@@ -16,9 +16,10 @@
 namespace mxgemm::sm90 {
 
 // p arrives with the shapes, operands and output; the split, the partials and the scales'
-// addresses are set here, with one workspace: the partials, then w's and a's scales when
-// they have to be rewritten as swizzled chunks (scale_prepass.hpp). a: the MXFP8 activation,
-// null in the weight-only GEMM.
+// addresses are set here, with one workspace: the partials, the warps' lists of exact-path
+// tiles, then w's and a's scales when they have to be rewritten as swizzled chunks
+// (scale_prepass.hpp).
+// a: the MXFP8 activation, null in the weight-only GEMM.
 template <DType kElemW, DType kElemX, int kNTiles>
 void launch_skinny_kernel(SkinnyGemmParams p, const ConstMxOperand& w, const ConstMxOperand* a,
                           cudaStream_t stream) {
@@ -44,11 +45,16 @@ void launch_skinny_kernel(SkinnyGemmParams p, const ConstMxOperand& w, const Con
   p.sched = SkinnySchedule::make(p.n, p.kblocks, sms, ctas_per_sm.load());
   const std::size_t partial_bytes = static_cast<std::size_t>(
       round_up(std::int64_t{2} * p.sched.ctas * Cfg::kWarps * 32 * Cfg::kAccRegs * 4, 1024));
+  p.exact_tiles_per_warp = p.sched.max_tiles_per_cta();
+  const std::size_t list_bytes = static_cast<std::size_t>(
+      round_up(std::int64_t{p.sched.ctas} * Cfg::kWarps * p.exact_tiles_per_warp * 4, 1024));
   const std::size_t ws_w = scale_chunks_workspace(w), ws_a = a != nullptr ? scale_chunks_workspace(*a) : 0;
-  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(partial_bytes + ws_w + ws_a));
+  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(partial_bytes + list_bytes + ws_w + ws_a));
   p.partials = reinterpret_cast<float*>(ws);
-  p.sw = swizzled_scales(w, ws + partial_bytes, stream);
-  if (a != nullptr) p.sx = swizzled_scales(*a, ws + partial_bytes + ws_w, stream);
+  p.exact_tiles = reinterpret_cast<int*>(ws + partial_bytes);
+  ws += partial_bytes + list_bytes;
+  p.sw = swizzled_scales(w, ws, stream);
+  if (a != nullptr) p.sx = swizzled_scales(*a, ws + ws_w, stream);
   p.tile_counters = cuda::device_zeroed_counters(static_cast<std::size_t>(p.sched.tiles) * Cfg::kWarps, stream);
   // Each warp loads a 16-row x 128-byte box (one unit: 4 scale blocks) per stage.
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(w.data.data, w.data.rows, w.data.cols, w.data.row_stride,

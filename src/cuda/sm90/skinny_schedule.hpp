@@ -60,6 +60,9 @@ struct SkinnySchedule {
     return 2 * c + (begin(c) >= tile * groups ? 0 : 1);
   }
 
+  // The most tiles one CTA's range touches.
+  MXGEMM_HOST_DEVICE int max_tiles_per_cta() const { return (per_cta + 1 + groups - 1) / groups + 1; }
+
   // As many CTAs as fit the machine at once (`ctas_per_sm` resident per SM), fewer when the
   // work is short (kSkinnySpreadUnits, kSkinnyPackUnits).
   static SkinnySchedule make(std::int64_t n, std::int64_t kblocks, int sms, int ctas_per_sm) {

@@ -13,7 +13,21 @@
 //   warpgroup 0    TMA producer: one thread streams 128 x 64 fp8 weight tiles, their scale
 //                  chunks and the matching kMPad x 64 activation tile into kStages stages.
 //   warpgroups 1.. math (4 for kMPad <= 32, else 2), 64 weight rows each: fragment
-//                  dequantization, wgmma, promotion.
+//                  dequantization, wgmma, promotion; the store, or the exact path
+//                  (exact_outputs.cuh) for a tile with a block outside the exact window.
+//
+// The exact path's watch (scale_window.cuh): in the values form, every stage, each math
+// thread folds its rows' scale bytes into a SIMD window test (watch_scale_window); at the end
+// of a work item a thread that saw a byte outside the window looks up its rows' blocks and
+// codes in global memory (rare: zero blocks carry the scale byte 0, which is outside), and
+// the activation rows the pre-pass marked count too. One barrier then ORs the verdict over
+// the CTA's math threads. The codes form watches only the activation: the watch cost it 14%
+// at 16 x 28672 x 8192 (register pressure), and its fp32 block-scale products are exact
+// wherever the product of the two scales stays within fp32's range, which a weight block
+// outside the window only leaves against an activation block the pre-pass marks, or against a
+// zero activation block whose scale is not the quantizer's 0 (docs/hopper-kernel.md). A
+// separate checker warp, even one that only waited on the stages, made the decode shapes
+// 5-10% slower on the H200 (session 8).
 //
 // Work split (stream_schedule.hpp): whole tiles round-robin while there are more than two
 // waves, stream-K over (tile, K stage) pairs for the rest. A CTA that covers a whole tile
@@ -31,8 +45,10 @@
 
 #include "cuda/common/ptx.cuh"
 #include "cuda/common/wgmma_rs.cuh"
+#include "cuda/sm90/exact_outputs.cuh"
 #include "cuda/sm90/mainloop.cuh"
 #include "cuda/sm90/mxfp8_gemm_params.hpp"
+#include "cuda/sm90/scale_window.cuh"
 #include "cuda/sm90/stream_gemm_config.cuh"
 #include "cuda/sm90/stream_epilogue.cuh"
 #include "cuda/sm90/stream_schedule.hpp"
@@ -48,9 +64,10 @@ struct alignas(1024) StreamGemmSmem {
   // Codes form: the activation's block scales, fp32 [2][kMPad] per stage, each stage's row
   // padded to 128 bytes (a TMA destination must be 128-byte aligned).
   alignas(128) float sx[Cfg::kStages][Cfg::kSxSmemFloats];
-  std::uint64_t full[Cfg::kStages];   // TMA -> math: stage landed
-  std::uint64_t empty[Cfg::kStages];  // math -> TMA: the stage's wgmmas have completed
-  int last_arrival;                   // fixup: this CTA sums the tile's partials
+  std::uint64_t full[Cfg::kStages];   // TMA -> math, checker: stage landed
+  std::uint64_t empty[Cfg::kStages];  // math, checker -> TMA: the stage is consumed
+  int last_arrival;  // fixup: 0, or this CTA stores the tile: 1, 2 through the exact path
+  int exact_count;   // tiles this CTA stores through the exact path (math thread 0's count)
 };
 
 // tma_sx: the codes form's activation block scales (fp32 rows of kMPad per 32-block);
@@ -79,6 +96,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       ptx::mbarrier_init(&smem.full[s], 1);
       ptx::mbarrier_init(&smem.empty[s], Cfg::kMathThreads / 32);  // math warps
     }
+    smem.exact_count = 0;
     ptx::fence_barrier_init();
   }
   __syncthreads();
@@ -152,11 +170,43 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     if (lane == 0) ptx::mbarrier_arrive(&smem.empty[st.behind(1)]);
   };
   const FragmentScaleOffsets scale_at(w_row);  // within a stage's scale chunks
+  // This thread's rows met a scale outside the exact window in the current work item
+  // (watch_scale_window).
+  bool outside_window = false;
+  // (The codes form does not watch: see the top of this file.)
   auto weight_scales = [&](int stage, int ks, float (&sw)[2][2]) {
     fragment_scales(smem.scales[stage], scale_at, ks, p.scale_cols, sw);
   };
   auto weight_scales_bf16 = [&](int stage, int ks, std::uint32_t (&sw)[2][2]) {
-    fragment_scales_bf16(smem.scales[stage], scale_at, ks, p.scale_cols, sw);
+    fragment_scales_bf16<kElemW>(smem.scales[stage], scale_at, ks, p.scale_cols, sw, outside_window);
+  };
+  // Whether this thread's weight rows in tile column tn have a block of stages [ks0, ks_end)
+  // that needs the exact path (needs_exact_path), from the scales and codes in global memory:
+  // the rare follow-up of the watch.
+  auto rows_need_exact = [&](int tn, int ks0, int ks_end) {
+    const int b0 = 2 * ks0, b1 = 2 * ks_end < p.scale_cols ? 2 * ks_end : p.scale_cols;
+    const auto* weight = static_cast<const std::uint8_t*>(p.exact.w.data);
+    bool exact = false;
+    for (int half = 0; half < 2; ++half) {
+      const int n = tn * Cfg::kBlockN + w_row + 8 * half;
+      if (n >= p.n) continue;  // padding, not scales
+      const std::uint8_t* row_chunks = p.sw.data + static_cast<std::int64_t>(n / 128) * p.sw.col_tiles * kScaleChunkBytes +
+                                       chunk_row_offset(n % 128);
+      for (int g = b0 / 4; g < (b1 + 3) / 4; ++g) {
+        const std::uint32_t word = *reinterpret_cast<const std::uint32_t*>(row_chunks + g * kScaleChunkBytes);
+        const std::uint32_t outside = scales_outside_window<kElemW>(word);
+        for (int b = 0; b < 4; ++b) {
+          const int blk = 4 * g + b;
+          if (blk < b0 || blk >= b1 || (outside >> (8 * b + 7) & 1u) == 0) continue;
+          const uint4* codes = reinterpret_cast<const uint4*>(weight + n * p.exact.w.stride + blk * 32);
+          const uint4 lo = __ldg(codes);
+          const uint4 hi = blk * 32 + 16 < p.k ? __ldg(codes + 1) : make_uint4(0, 0, 0, 0);  // K % 32 == 16
+          exact |= needs_exact_path<kElemW>((word >> (8 * b)) & 0xFFu,
+                                            code_magnitudes(lo.x | lo.y | lo.z | lo.w | hi.x | hi.y | hi.z | hi.w));
+        }
+      }
+    }
+    return exact;
   };
   // wgmma descriptors of the activation stages: the one of stage 0 plus the stage's offset in
   // the descriptor's address field (16-byte units; shared memory ends below 256 KB, so the
@@ -315,7 +365,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   // ---- fixup of a partial tile (stream-K) ---------------------------------------------------
   // Publishes this CTA's partial of stream-K tile t; the last of the tile's CTAs to arrive
   // sums all of them into `sum` and returns true (it stores the tile), the others false.
-  auto fixup_partial_tile = [&](int t, float (&sum)[Cfg::kAccRegs]) -> bool {
+  // A part that needs the exact path counts kExactArrival on the tile's counter, which sets
+  // `exact` for the storing CTA instead of the sum.
+  auto fixup_partial_tile = [&](int t, float (&sum)[Cfg::kAccRegs], bool& exact) -> bool {
     const int slot_size = Cfg::kBlockN * kMPad;
     float* mine = p.partials + static_cast<std::int64_t>(sched.partial_slot(cta, t)) * slot_size;
 #pragma unroll
@@ -324,13 +376,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     ptx::named_barrier_sync(1, Cfg::kMathThreads);
     const int c_lo = sched.first_cta(t), c_hi = sched.last_cta(t);
     if (math_tid == 0) {
-      const unsigned int before = atomicAdd(&p.tile_counters[t], 1u);
-      const bool last = before == static_cast<unsigned int>(c_hi - c_lo);
+      const unsigned int before = atomicAdd(&p.tile_counters[t], exact ? kExactArrival + 1u : 1u);
+      const bool last = before % kExactArrival == static_cast<unsigned int>(c_hi - c_lo);
       if (last) p.tile_counters[t] = 0;  // ready for the next launch
-      smem.last_arrival = last;
+      smem.last_arrival = !last ? 0 : (exact || before >= kExactArrival ? 2 : 1);
     }
     ptx::named_barrier_sync(1, Cfg::kMathThreads);
-    if (!smem.last_arrival) return false;
+    if (smem.last_arrival != 1) {
+      exact = smem.last_arrival == 2;
+      return exact;
+    }
     __threadfence();
     // Partials are added in CTA order, so the sum does not depend on which CTA finished
     // last; this CTA's own is re-read from its slot, its registers now hold the sum. Per
@@ -364,6 +419,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
 
   for_each_work(sched, cta, ctas, [&](const StreamWork& work) {
     const StreamTile tile = sched.coord(work.tile);
+    outside_window = false;
     if constexpr (Cfg::kPromoteInRegisters) {
 #pragma unroll
       for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
@@ -375,11 +431,36 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
 
     const int m0 = tile.m * kMPad, n0 = tile.n * Cfg::kBlockN + warp_row0;
     float (&sum)[Cfg::kAccRegs] = total;
+    // Whether the item needs the exact path: any math thread's weight rows, or an activation
+    // row the pre-pass marked (written before this kernel's dependency wait returns).
+    bool exact = outside_window && rows_need_exact(tile.n, work.ks0, work.ks_end);
+    if (p.x_exact_rows != nullptr && math_tid < kMPad) {
+      ptx::griddepcontrol_wait();
+      const int m = m0 + math_tid;
+      exact |= m < p.m && p.x_exact_rows[m] == p.exact_generation;
+    }
+    exact = ptx::named_barrier_or(1, Cfg::kMathThreads, exact);
     // A partial tile is stored by the last of its CTAs, once it has summed the partials; one
     // call site of the epilogue (its copies per output type are large: instruction cache).
-    if (!work.whole(sched.k_stages) && !fixup_partial_tile(work.stream_tile, sum)) return;
+    if (!work.whole(sched.k_stages) && !fixup_partial_tile(work.stream_tile, sum, exact)) return;
+    if (exact) {  // listed for after the loop (math thread 0 keeps the list)
+      if (math_tid == 0) p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + smem.exact_count++] = work.tile;
+      return;
+    }
     store_tile_transposed(p, sum, alpha, m0, n0, lane);
   });
+
+  // ---- the exact path, for the tiles listed above ---------------------------------------------
+  // After the loop, where none of its registers are live: inside it, the exact path's code
+  // made ptxas spill the mainloop's pinned offsets (6 reloads a stage at kMPad = 32).
+  ptx::named_barrier_sync(1, Cfg::kMathThreads);  // math thread 0's list is visible
+  const int exact_count = smem.exact_count;
+  for (int i = 0; i < exact_count; ++i) {
+    const StreamTile tile = sched.coord(p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + i]);
+    const int m0 = tile.m * kMPad, n0 = tile.n * Cfg::kBlockN;
+    exact_outputs(p.exact, p.out, m0, p.m - m0 < kMPad ? p.m - m0 : kMPad, n0,
+                  p.n - n0 < Cfg::kBlockN ? p.n - n0 : Cfg::kBlockN, math_tid, Cfg::kMathThreads);
+  }
 #else
   // Built for another architecture: the launcher only dispatches here on sm_90a.
   if (threadIdx.x == 0) __trap();

@@ -3,6 +3,7 @@
 // padded M.
 #include "cuda/sm90/stream_gemm_sm90.hpp"
 
+#include <atomic>
 #include <limits>
 
 #include "core/check.hpp"
@@ -36,12 +37,24 @@ struct StreamLaunch {
   MatrixView d;              // m x N
   const void* x_direct;      // a BF16 activation TMA reads in place, else null (pre-pass)
   std::int64_t x_direct_stride;  // its row stride, elements
+  ExactOperand x_exact;      // the activation as the caller passed it (the exact path)
+  int x_row0;                // the launch's first row of it
 };
 
-// prepass(x, kp, sx, sx_stride) writes the launch's m activation rows into x (row stride
-// kp): as bf16 values in the natural K order when sx is null, else as fp16 codes in the
-// permuted order with their fp32 block scales in sx[blk * sx_stride + row] (the codes form,
-// kCodes). Not called when the launch reads its activation in place (x_direct).
+// A value the pre-pass writes into the rows it marks, different in consecutive launches
+// (so marks left in the workspace by earlier launches do not count), never 0.
+unsigned int next_exact_generation() {
+  static std::atomic<unsigned int> counter{0};
+  unsigned int g = ++counter;
+  if (g == 0) g = ++counter;
+  return g;
+}
+
+// prepass(x, kp, sx, sx_stride, marks) writes the launch's m activation rows into x (row
+// stride kp): as bf16 values in the natural K order when sx is null, else as fp16 codes in
+// the permuted order with their fp32 block scales in sx[blk * sx_stride + row] (the codes
+// form, kCodes); an MXFP8 activation's pre-pass also marks the rows that need the exact
+// path (marks). Not called when the launch reads its activation in place (x_direct).
 template <int kMPad, bool kCodes, typename Prepass>
 void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass,
                    cudaStream_t stream) {
@@ -65,24 +78,40 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
   p.sched = StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n), static_cast<int>(k_stages), sms);
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
+  p.exact = {l.x_exact, exact_operand(b), l.x_row0, p.k, p.scale_cols};
+  const bool marks = !direct && (l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2);
 
   // Workspace: the 16-bit activation (M x Kp, 1 KB aligned) unless read in place, its block
-  // scales in the codes form (ceil(K/32) rows of kMPad fp32), 2 partial slots per CTA, and
-  // the weight's scale chunks when they are not usable in place.
+  // scales in the codes form (ceil(K/32) rows of kMPad fp32), the pre-pass's row marks, 2
+  // partial slots per CTA, each CTA's list of exact-path tiles, and the weight's scale
+  // chunks when they are not usable in place.
   const std::int64_t kp = static_cast<std::int64_t>(p.scale_cols) * 32;
   const std::int64_t x_bytes = direct ? 0 : round_up(p.m * kp * 2, 1024);
   const std::int64_t sx_bytes = kCodes ? round_up(std::int64_t{p.scale_cols} * kMPad * 4, 1024) : 0;
+  const std::int64_t marks_bytes = marks ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
   const std::int64_t partial_bytes = std::int64_t{2} * p.sched.ctas * Cfg::kBlockN * kMPad * 4;
+  p.exact_tiles_per_cta = p.sched.max_items_per_cta();
+  const std::int64_t exact_list_bytes = round_up(std::int64_t{p.sched.ctas} * p.exact_tiles_per_cta * 4, 1024);
   const std::int64_t scale_bytes = static_cast<std::int64_t>(scale_chunks_workspace(b));
-  auto* ws = static_cast<std::uint8_t*>(
-      cuda::device_workspace(x_bytes + sx_bytes + partial_bytes + scale_bytes));
+  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(x_bytes + sx_bytes + marks_bytes + partial_bytes +
+                                                               exact_list_bytes + scale_bytes));
   auto* x = reinterpret_cast<std::uint16_t*>(ws);
-  auto* sx = kCodes ? reinterpret_cast<float*>(ws + x_bytes) : nullptr;
-  p.partials = reinterpret_cast<float*>(ws + x_bytes + sx_bytes);
-  p.sw = scale_chunks(b, ws + x_bytes + sx_bytes + partial_bytes, stream);
+  ws += x_bytes;
+  auto* sx = kCodes ? reinterpret_cast<float*>(ws) : nullptr;
+  ws += sx_bytes;
+  const ExactRowMarks row_marks{marks ? reinterpret_cast<unsigned int*>(ws) : nullptr,
+                                marks ? next_exact_generation() : 0u};
+  p.x_exact_rows = row_marks.rows;
+  p.exact_generation = row_marks.generation;
+  ws += marks_bytes;
+  p.partials = reinterpret_cast<float*>(ws);
+  ws += partial_bytes;
+  p.exact_tiles = reinterpret_cast<int*>(ws);
+  ws += exact_list_bytes;
+  p.sw = scale_chunks(b, ws, stream);
   p.tile_counters = cuda::device_zeroed_counters(p.sched.stream_tiles(), stream);
 
-  if (!direct) prepass(x, kp, sx, kMPad);
+  if (!direct) prepass(x, kp, sx, kMPad, row_marks);
 
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(
       b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, kStageK,
@@ -146,13 +175,14 @@ void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const 
   const std::int64_t kp = scale_cols(a.data.cols) * 32;
   for_each_row_range(a.data.rows, kp, [&](std::int64_t row0, std::int64_t rows) {
     const StreamLaunch l{"mxfp8_scaled_mm", static_cast<int>(rows), alpha, nullptr, DType::FP32,
-                         rows_of(d, row0, rows), nullptr, 0};
+                         rows_of(d, row0, rows), nullptr, 0, exact_operand(a), static_cast<int>(row0)};
     launch_rows(l, b, /*mx_activation=*/true,
-                [&](std::uint16_t* x, std::int64_t x_stride, float* sx, std::int64_t sx_stride) {
+                [&](std::uint16_t* x, std::int64_t x_stride, float* sx, std::int64_t sx_stride,
+                    const ExactRowMarks& marks) {
                   if (sx != nullptr)
-                    launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, stream);
+                    launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, marks, stream);
                   else
-                    launch_activation_prepass(a, row0, rows, x, x_stride, stream);
+                    launch_activation_prepass(a, row0, rows, x, x_stride, marks, stream);
                 },
                 stream);
   });
@@ -166,16 +196,18 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   // TMA reads the activation in place when its address and row pitch are 16-byte multiples.
   const bool in_place = reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 && (a.row_stride * 2) % 16 == 0;
   if (in_place) {
-    const StreamLaunch l{kWeightOnly, static_cast<int>(a.rows), alpha, bias_data, bias_dtype, d, a.data, a.row_stride};
-    launch_rows(l, w, /*mx_activation=*/false, [](std::uint16_t*, std::int64_t, float*, std::int64_t) {}, stream);
+    const StreamLaunch l{kWeightOnly, static_cast<int>(a.rows), alpha, bias_data, bias_dtype, d, a.data, a.row_stride,
+                         exact_operand(a), 0};
+    launch_rows(l, w, /*mx_activation=*/false,
+                [](std::uint16_t*, std::int64_t, float*, std::int64_t, const ExactRowMarks&) {}, stream);
     return;
   }
   const std::int64_t kp = scale_cols(a.cols) * 32;
   for_each_row_range(a.rows, kp, [&](std::int64_t row0, std::int64_t rows) {
     const StreamLaunch l{kWeightOnly, static_cast<int>(rows), alpha, bias_data, bias_dtype, rows_of(d, row0, rows),
-                         nullptr, 0};
+                         nullptr, 0, exact_operand(a), static_cast<int>(row0)};
     launch_rows(l, w, /*mx_activation=*/false,
-                [&](std::uint16_t* x, std::int64_t x_stride, float*, std::int64_t) {
+                [&](std::uint16_t* x, std::int64_t x_stride, float*, std::int64_t, const ExactRowMarks&) {
                   launch_activation_prepass(a, row0, rows, x, x_stride, stream);
                 },
                 stream);

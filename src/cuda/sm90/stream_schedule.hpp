@@ -65,6 +65,12 @@ struct StreamSchedule {
     return 2 * c + (tile == begin(c) / k_stages ? 0 : 1);
   }
   MXGEMM_HOST_DEVICE int stream_tiles() const { return tiles() - dp_tiles; }
+  // The most work items (for_each_work) any CTA gets: its round-robin whole tiles, and the
+  // tiles its stream-K range touches.
+  MXGEMM_HOST_DEVICE int max_items_per_cta() const {
+    const std::int64_t range = (units + ctas - 1) / ctas;
+    return (dp_tiles + ctas - 1) / ctas + static_cast<int>((range + k_stages - 1) / k_stages) + 1;
+  }
 
   // One CTA per SM, fewer when the work is short.
   static StreamSchedule make(int tiles_m, int tiles_n, int k_stages, int sms) {

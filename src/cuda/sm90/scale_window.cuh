@@ -1,0 +1,50 @@
+// The range of E8M0 scales inside which the sm_90a fast paths are exact.
+//
+// The fast paths multiply bf16 values (code x 2^(s-127), or the fp16 codes with fp32 block
+// scales) on the tensor cores and sum in fp32. That is exact, up to the fp32 summation, while
+// every dequantized element and every product of two of them is a normal number. A scale
+// byte inside the window keeps every element of its block within [2^-63, 2^63) (E4M3 codes
+// span [2^-9, 448], E5M2 codes [2^-16, 57344]), so each product lies in [2^-126, 2^126).
+// A block whose scale lies outside, with a nonzero code, sends its output tile to the exact
+// fp64 path (exact_outputs.cuh). Two bytes stay on the fast path wherever they are, because
+// the fast paths already treat them exactly: 0xFF (a NaN block) and any scale of a block of
+// zero codes (the quantizer gives an all-zero block the scale byte 0).
+#pragma once
+
+#include <cstdint>
+
+#include "mxgemm/types.hpp"
+
+namespace mxgemm::sm90 {
+
+// The window is 127 +- kScaleWindowHalfWidth<kElem>: bytes 73..181 for E4M3, 80..174 for
+// E5M2 (code extremes 2^-9..2^8.8 and 2^-16..2^15.8 kept within 2^+-63).
+template <DType kElem>
+constexpr int kScaleWindowHalfWidth = kElem == DType::E4M3 ? 54 : 47;
+
+// Bit 7 of each byte set where the E8M0 byte of `word` lies outside the window: |s - 127|
+// (VABSDIFF4) plus 127 - half width reaches 128 exactly when |s - 127| > half width, and
+// never carries into the next byte (128 + 127 - 47 < 256).
+template <DType kElem>
+__device__ __forceinline__ std::uint32_t scales_outside_window(std::uint32_t word) {
+  constexpr std::uint32_t kBias = 0x01010101u * static_cast<std::uint32_t>(127 - kScaleWindowHalfWidth<kElem>);
+  return (__vabsdiffu4(word, 0x7F7F7F7Fu) + kBias) & 0x80808080u;
+}
+
+template <DType kElem>
+__device__ __forceinline__ bool scale_outside_window(std::uint32_t s) {
+  const int d = static_cast<int>(s) - 127;
+  return d > kScaleWindowHalfWidth<kElem> || d < -kScaleWindowHalfWidth<kElem>;
+}
+
+// Whether a block with scale byte s and codes whose magnitude bits OR to `code_bits` must be
+// recomputed exactly (see the top of this file).
+template <DType kElem>
+__device__ __forceinline__ bool needs_exact_path(std::uint32_t s, std::uint32_t code_bits) {
+  return s != 0xFFu && code_bits != 0 && scale_outside_window<kElem>(s);
+}
+
+// The magnitude bits of 4 fp8 codes (the sign bit dropped: -0 is zero).
+__device__ __forceinline__ std::uint32_t code_magnitudes(std::uint32_t word) { return word & 0x7F7F7F7Fu; }
+
+}  // namespace mxgemm::sm90
