@@ -121,8 +121,11 @@ TEST(GpuGemm, ExtremeScalesInsideTheExactRangeBehaveAsTheReference) {
 // Scale bytes outside that range (expect_outside_range_scales_match) on every form of the
 // kernels mxfp8_scaled_mm runs by itself: the skinny kernel (1 and 12 rows; forced, 16), the
 // streaming kernel's codes form (5 and 12 rows, forced) and values form (40 and 130 rows),
-// whole tiles and tiles split along K. The tiled kernel, which runs only when asked for,
-// keeps the limitation (docs/hopper-kernel.md) and is not tested here.
+// whole tiles and tiles split along K. Every case has an extreme activation, which the
+// codes form sees through the pre-pass's row marks (it does not watch the weight:
+// docs/hopper-kernel.md); GpuWeightOnly covers extreme weights against ordinary
+// activations. The tiled kernel, which runs only when asked for, keeps the limitation and
+// is not tested here.
 TEST(GpuGemm, ScalesOutsideTheExactRangeBehaveAsTheReference) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();
