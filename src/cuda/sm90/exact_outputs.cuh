@@ -94,8 +94,8 @@ __device__ __forceinline__ void exact_output(const ExactGemm& g, const Transpose
 
 // The outputs of activation rows [m0, m0 + m_count) x weight rows [n0, n0 + n_count) of D
 // (both counts already clipped to M and N), shared among `threads` threads (this one: tid).
-// Not inlined: the kernels call it from a cold branch, and its code stays out of their hot
-// loops' instruction cache.
+// The kernels call it after their work loop, for the tiles they listed (inside the loop its
+// code made ptxas spill the mainloop's registers).
 __device__ __forceinline__ void exact_outputs(const ExactGemm& g, const TransposedOutput& out, int m0, int m_count,
                                            int n0, int n_count, int tid, int threads) {
   const double alpha = __ldg(out.alpha);
