@@ -43,7 +43,10 @@ TEST(GpuStreamGemm, LargeMInTilesMatchesReference) {
   std::mt19937 rng = fresh_rng();
   // The last shape's bf16 activation (69 MB) takes two launches of the pre-pass and kernel.
   // 2048 x 4224: 264 tiles of 256 x 128, two full waves on 132 SMs, all dealt whole.
-  const std::int64_t shapes[][3] = {{2100, 2100, 1040}, {2049, 2180, 160}, {4224, 136, 8192}, {2048, 4224, 160}};
+  // 70001 rows: the values pre-pass covers one row per grid row, so past 65535 rows it takes
+  // two launches (K % 32 == 16: a short last block).
+  const std::int64_t shapes[][3] = {
+      {2100, 2100, 1040}, {2049, 2180, 160}, {4224, 136, 8192}, {2048, 4224, 160}, {70001, 24, 48}};
   for (const auto& s : shapes) {
     const HostMxOperand a = random_mx_operand(s[0], s[2], rng);
     const HostMxOperand b = random_mx_operand(s[1], s[2], rng);

@@ -1,8 +1,12 @@
-// One thread per (row, 32-block) of the activation: 32 fp8 codes and their scale in, 64 bytes
-// out: bf16 values in the natural K order, or fp16 codes in the permuted order of the codes
-// form. A short launch ahead of the streaming kernel at small M; at large M it costs about
-// 3 bytes of traffic per activation element against 2N flops of GEMM.
+// MXFP8 activation rows -> what the streaming kernel's TMA reads: bf16 values in the natural K
+// order (values form: every M > 16), or fp16 codes in the permuted order of the codes form
+// (M <= 16). A short launch ahead of the streaming kernel at small M; at large M it moves
+// 3 bytes per activation element (1 read, 2 written) against 2N flops of GEMM, and it is
+// the whole of the time MXFP8 takes over weight-only there, so the values form runs at
+// copy bandwidth: every warp instruction reads 256 contiguous bytes and writes 512.
 #include "cuda/sm90/activation_prepass.hpp"
+
+#include <algorithm>
 
 #include "core/check.hpp"
 #include "cuda/common/ptx.cuh"
@@ -34,10 +38,56 @@ struct PrepassParams {
   unsigned int generation;
 };
 
-// kCodes: write fp16 codes and the block scales as fp32 to p.scales_out[blk][row] (the
-// streaming kernel applies them after the MMA); otherwise bf16 values code * scale.
-template <DType kElem, bool kCodes>
-__global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_prepass_kernel(const PrepassParams p) {
+// Values form: a CTA dequantizes kThreads * kChunksPerThread consecutive chunks of 8 elements
+// (8 bytes in, 16 out) of one row (blockIdx.y), a thread every kThreads-th, all its loads
+// issued before the first store. A thread per 32-block (as the codes form below) moved 64
+// bytes a thread in 16-byte pieces 64 bytes apart: 95 us at 8192 x 8192, twice the copy
+// time (ncu, session 9).
+constexpr int kChunksPerThread = 4;
+constexpr int kChunkElems = 8;
+constexpr int kCtaChunks = kThreads * kChunksPerThread;
+
+template <DType kElem>
+__global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_values_prepass_kernel(const PrepassParams p) {
+  ptx::griddepcontrol_launch_dependents();
+  const int row = static_cast<int>(blockIdx.y);
+  // Columns in 32 bits unsigned: K < 2^31, rounded up to whole CTAs stays below 2^32.
+  const std::uint32_t first = blockIdx.x * kCtaChunks + threadIdx.x;
+  const std::uint8_t* src = p.a + static_cast<std::int64_t>(p.row0 + row) * p.a_stride;
+  const ScaleRow scales(p.sa, p.row0 + row, p.a_rows, p.blocks);
+  uint2 codes[kChunksPerThread];
+  std::uint32_t scale_byte[kChunksPerThread];
+#pragma unroll
+  for (int j = 0; j < kChunksPerThread; ++j) {
+    const std::uint32_t col = (first + j * kThreads) * kChunkElems;
+    // K is a multiple of 16: a chunk lies wholly inside K or wholly past it (zero codes).
+    codes[j] = col < static_cast<std::uint32_t>(p.k) ? __ldg(reinterpret_cast<const uint2*>(src + col)) : make_uint2(0, 0);
+    scale_byte[j] = scales.load(static_cast<int>(col / 32));  // 127 past the last block
+  }
+  const std::uint32_t row_elems = static_cast<std::uint32_t>(p.blocks) * 32;
+  std::uint16_t* dst = p.out + static_cast<std::int64_t>(row) * p.out_stride;
+  bool exact = false;
+#pragma unroll
+  for (int j = 0; j < kChunksPerThread; ++j) {
+    const std::uint32_t col = (first + j * kThreads) * kChunkElems;
+    if (col >= row_elems) break;  // columns grow with j
+    exact |= needs_exact_path<kElem>(scale_byte[j], code_magnitudes(codes[j].x | codes[j].y));
+    const float scale = cuda::e8m0_to_float(scale_byte[j]);
+    *reinterpret_cast<uint4*>(dst + col) =
+        make_uint4(cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].x, 0), scale),
+                   cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].x, 1), scale),
+                   cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].y, 0), scale),
+                   cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].y, 1), scale));
+  }
+  // Rows only ever gain the mark within a launch; threads race to write the same value.
+  if (exact) p.exact_rows[row] = p.generation;
+}
+
+// Codes form: one thread per (row, 32-block): 32 fp8 codes and their scale in, their fp16
+// codes out in the permuted order, and the block scale as fp32 to p.scales_out[blk][row]
+// (the streaming kernel applies it after the MMA). At most 16 rows: its speed hardly matters.
+template <DType kElem>
+__global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_codes_prepass_kernel(const PrepassParams p) {
   ptx::griddepcontrol_launch_dependents();
   const std::int64_t idx = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   if (idx >= static_cast<std::int64_t>(p.m) * p.blocks) return;
@@ -58,18 +108,8 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_prepass_ke
   // Rows only ever gain the mark within a launch; its blocks race to write the same value.
   if (needs_exact_path<kElem>(scale_byte, code_bits)) p.exact_rows[row] = p.generation;
   uint4 out[4];
-  if constexpr (kCodes) {
-    codes_block_permuted<kElem>(w, out);
-    p.scales_out[static_cast<std::int64_t>(blk) * p.scales_stride + row] = scale;
-  } else {
-#pragma unroll
-    for (int t = 0; t < 4; ++t) {
-      out[t] = make_uint4(cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[2 * t], 0), scale),
-                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[2 * t], 1), scale),
-                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[2 * t + 1], 0), scale),
-                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(w[2 * t + 1], 1), scale));
-    }
-  }
+  codes_block_permuted<kElem>(w, out);
+  p.scales_out[static_cast<std::int64_t>(blk) * p.scales_stride + row] = scale;
   uint4* dst = reinterpret_cast<uint4*>(p.out + static_cast<std::int64_t>(row) * p.out_stride + blk * 32);
 #pragma unroll
   for (int t = 0; t < 4; ++t) dst[t] = out[t];
@@ -142,12 +182,27 @@ void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t 
   p.scales_stride = scales_stride;
   p.exact_rows = marks.rows;
   p.generation = marks.generation;
-  const std::int64_t work = static_cast<std::int64_t>(p.m) * p.blocks;
-  const unsigned grid = static_cast<unsigned>(ceil_div(work, kThreads));
-  if (a.data.dtype == DType::E4M3)
-    activation_prepass_kernel<DType::E4M3, kCodes><<<grid, kThreads, 0, stream>>>(p);
-  else
-    activation_prepass_kernel<DType::E5M2, kCodes><<<grid, kThreads, 0, stream>>>(p);
+  const bool e4m3 = a.data.dtype == DType::E4M3;
+  if constexpr (kCodes) {
+    const std::int64_t work = static_cast<std::int64_t>(p.m) * p.blocks;
+    const unsigned grid = static_cast<unsigned>(ceil_div(work, kThreads));
+    if (e4m3) activation_codes_prepass_kernel<DType::E4M3><<<grid, kThreads, 0, stream>>>(p);
+    else activation_codes_prepass_kernel<DType::E5M2><<<grid, kThreads, 0, stream>>>(p);
+  } else {
+    // One row a grid row: launches of at most 65535 rows (the grid's y limit).
+    constexpr std::int64_t kMaxRows = 65535;
+    const std::int64_t row_chunks = static_cast<std::int64_t>(p.blocks) * (32 / kChunkElems);
+    for (std::int64_t r = 0; r < rows; r += kMaxRows) {
+      PrepassParams part = p;
+      part.row0 = static_cast<int>(row0 + r);
+      part.m = static_cast<int>(std::min(kMaxRows, rows - r));
+      part.out = out + r * out_stride;
+      part.exact_rows = marks.rows + r;
+      const dim3 grid(static_cast<unsigned>(ceil_div(row_chunks, kCtaChunks)), static_cast<unsigned>(part.m));
+      if (e4m3) activation_values_prepass_kernel<DType::E4M3><<<grid, kThreads, 0, stream>>>(part);
+      else activation_values_prepass_kernel<DType::E5M2><<<grid, kThreads, 0, stream>>>(part);
+    }
+  }
   MXGEMM_CUDA_CHECK(cudaGetLastError());
 }
 
