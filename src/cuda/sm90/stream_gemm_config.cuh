@@ -63,11 +63,16 @@ struct StreamGemmConfig {
   // need more than kFixupRegs more registers for the loads), and partials read per pass.
   static constexpr int kFixupChunk = kAccRegs < 64 ? kAccRegs : 64;
   static constexpr int kFixupBatch = kFixupRegs / kFixupChunk < 1 ? 1 : (kFixupRegs / kFixupChunk > 4 ? 4 : kFixupRegs / kFixupChunk);
-  static constexpr int kProducerRegs = 40;
-  static constexpr int kMathRegs = kMathWarpgroups == 4 ? 104 : 232;
+  // The producer thread's loop lives in uniform registers: 24 suffice for four math
+  // warpgroups, which then get 112. At 104 (producer 40) ptxas rematerialized the codes
+  // form's fragment offsets every stage (m16: 332 SASS a loop of 2 stages, 72 bytes spilled;
+  // at 112: 277, none): 16 x 28672 x 8192 80.9 -> 74.8 us on the H200 (session 9).
+  static constexpr int kProducerRegs = kMathWarpgroups == 4 ? 24 : 40;
+  static constexpr int kMathRegs = kMathWarpgroups == 4 ? 112 : 232;
   // setmaxnreg only moves registers within what the CTA was launched with: the compile-time
   // per-thread cap (65536 / kThreads, in multiples of 8) times kThreads. Asking for more
-  // blocks the math warps forever (4 warpgroups at 112 registers did).
+  // blocks the math warps forever (4 warpgroups at 112 registers with a 40-register
+  // producer did).
   static constexpr int kLaunchRegs = (65536 / kThreads) / 8 * 8;
   static constexpr int kRegisterBudget = kProducerRegs * 128 + kMathRegs * kMathThreads;
   // Stages, their scale chunks, and 1024 bytes each for barriers and swizzle alignment.
