@@ -19,6 +19,8 @@
 #include "cuda/common/fp8_convert.cuh"
 #include "cuda/sm90/mainloop.cuh"  // ScaleRow
 #include "cuda/sm90/mxfp8_gemm_params.hpp"
+#include "cuda/sm90/scale_window.cuh"
+#include "cuda/sm90/stream_epilogue.cuh"  // bias_at
 
 namespace mxgemm::sm90 {
 
@@ -58,6 +60,36 @@ __device__ __forceinline__ __nv_bfloat16 exact_out<__nv_bfloat16>(double v) { re
 template <>
 __device__ __forceinline__ __half exact_out<__half>(double v) { return __double2half(v); }
 
+// Whether weight rows n_first and n_first + 8 (rows past N skipped) have a block in blocks
+// [b0, b1) that needs the exact path (needs_exact_path), from the weight's chunked scales and
+// its codes as the caller passed them: the rare follow-up of the streaming kernel's watch.
+template <DType kElemW>
+__device__ __forceinline__ bool weight_rows_need_exact(const ExactOperand& w, const ChunkedScales& sw, int n_rows, int k,
+                                                       int n_first, int b0, int b1) {
+  const auto* weight = static_cast<const std::uint8_t*>(w.data);
+  bool exact = false;
+  for (int half = 0; half < 2; ++half) {
+    const int n = n_first + 8 * half;
+    if (n >= n_rows) continue;  // padding, not scales
+    const std::uint8_t* row_chunks =
+        sw.data + static_cast<std::int64_t>(n / 128) * sw.col_tiles * kScaleChunkBytes + chunk_row_offset(n % 128);
+    for (int g = b0 / 4; g < (b1 + 3) / 4; ++g) {
+      const std::uint32_t word = *reinterpret_cast<const std::uint32_t*>(row_chunks + g * kScaleChunkBytes);
+      const std::uint32_t outside = scales_outside_window<kElemW>(word);
+      for (int b = 0; b < 4; ++b) {
+        const int blk = 4 * g + b;
+        if (blk < b0 || blk >= b1 || (outside >> (8 * b + 7) & 1u) == 0) continue;
+        const uint4* codes = reinterpret_cast<const uint4*>(weight + n * w.stride + blk * 32);
+        const uint4 lo = __ldg(codes);
+        const uint4 hi = blk * 32 + 16 < k ? __ldg(codes + 1) : make_uint4(0, 0, 0, 0);  // K % 32 == 16
+        exact |= needs_exact_path<kElemW>((word >> (8 * b)) & 0xFFu,
+                                          code_magnitudes(lo.x | lo.y | lo.z | lo.w | hi.x | hi.y | hi.z | hi.w));
+      }
+    }
+  }
+  return exact;
+}
+
 // alpha * (the fp64 dot product of activation row m and weight row n) (+ bias[n]), rounded
 // once into T.
 template <typename T>
@@ -82,13 +114,7 @@ __device__ __forceinline__ void exact_output(const ExactGemm& g, const Transpose
     acc += block * ((x_scaled ? e8m0_to_double(sx.load(blk)) : 1.0) * e8m0_to_double(sw.load(blk)));
   }
   double v = acc * alpha;
-  if (out.bias != nullptr) {
-    switch (out.bias_dtype) {
-      case DType::FP32: v += static_cast<const float*>(out.bias)[n]; break;
-      case DType::BF16: v += __bfloat162float(static_cast<const __nv_bfloat16*>(out.bias)[n]); break;
-      default: v += __half2float(static_cast<const __half*>(out.bias)[n]); break;
-    }
-  }
+  if (out.bias != nullptr) v += bias_at(out, n);
   static_cast<T*>(out.d)[static_cast<std::int64_t>(m) * out.ldd + n] = exact_out<T>(v);
 }
 

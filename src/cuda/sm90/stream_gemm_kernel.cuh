@@ -184,29 +184,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   // that needs the exact path (needs_exact_path), from the scales and codes in global memory:
   // the rare follow-up of the watch.
   auto rows_need_exact = [&](int tn, int ks0, int ks_end) {
-    const int b0 = 2 * ks0, b1 = 2 * ks_end < p.scale_cols ? 2 * ks_end : p.scale_cols;
-    const auto* weight = static_cast<const std::uint8_t*>(p.exact.w.data);
-    bool exact = false;
-    for (int half = 0; half < 2; ++half) {
-      const int n = tn * Cfg::kBlockN + w_row + 8 * half;
-      if (n >= p.n) continue;  // padding, not scales
-      const std::uint8_t* row_chunks = p.sw.data + static_cast<std::int64_t>(n / 128) * p.sw.col_tiles * kScaleChunkBytes +
-                                       chunk_row_offset(n % 128);
-      for (int g = b0 / 4; g < (b1 + 3) / 4; ++g) {
-        const std::uint32_t word = *reinterpret_cast<const std::uint32_t*>(row_chunks + g * kScaleChunkBytes);
-        const std::uint32_t outside = scales_outside_window<kElemW>(word);
-        for (int b = 0; b < 4; ++b) {
-          const int blk = 4 * g + b;
-          if (blk < b0 || blk >= b1 || (outside >> (8 * b + 7) & 1u) == 0) continue;
-          const uint4* codes = reinterpret_cast<const uint4*>(weight + n * p.exact.w.stride + blk * 32);
-          const uint4 lo = __ldg(codes);
-          const uint4 hi = blk * 32 + 16 < p.k ? __ldg(codes + 1) : make_uint4(0, 0, 0, 0);  // K % 32 == 16
-          exact |= needs_exact_path<kElemW>((word >> (8 * b)) & 0xFFu,
-                                            code_magnitudes(lo.x | lo.y | lo.z | lo.w | hi.x | hi.y | hi.z | hi.w));
-        }
-      }
-    }
-    return exact;
+    return weight_rows_need_exact<kElemW>(p.exact.w, p.sw, p.n, p.k, tn * Cfg::kBlockN + w_row, 2 * ks0,
+                                          2 * ks_end < p.scale_cols ? 2 * ks_end : p.scale_cols);
   };
   // wgmma descriptors of the activation stages: the one of stage 0 plus the stage's offset in
   // the descriptor's address field (16-byte units; shared memory ends below 256 KB, so the
