@@ -6,6 +6,7 @@
 #include "cuda/sm90/scale_prepass.hpp"
 #include "cuda/sm90/skinny_schedule.hpp"
 #include "cuda/sm90/stream_schedule.hpp"
+#include "mxgemm/layout.hpp"  // scale_cols
 #include "mxgemm/types.hpp"
 
 namespace mxgemm::sm90 {
@@ -43,6 +44,9 @@ inline ExactOperand exact_operand(const ConstMxOperand& op) {
 }
 inline ExactOperand exact_operand(const ConstMatrixView& op) {
   return {op.data, op.row_stride, op.dtype, {nullptr, 0, false}, 0};
+}
+inline ExactGemm exact_gemm(const ExactOperand& x, const ExactOperand& w, int x_row0, int k) {
+  return {x, w, x_row0, k, static_cast<int>(scale_cols(k))};
 }
 
 // A stream-K part that needs the exact path adds this to its tile's arrival counter (on

@@ -124,8 +124,10 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
     int tile, group;
     const std::uint8_t* scale_row;
   };
+  // This warp's first weight row in tile `tile`.
+  auto warp_row0 = [&](int tile) { return tile * kSkinnyBlockN + warp * kSkinnyTileRows; };
   auto scale_row_of = [&](int tile) {
-    return p.sw + swizzled_scale_offset(tile * kSkinnyBlockN + warp * kSkinnyTileRows + (lane & 15), 0, p.kblocks);
+    return p.sw + swizzled_scale_offset(warp_row0(tile) + (lane & 15), 0, p.kblocks);
   };
   auto advance = [&](Cursor& c) {
     if (++c.group == sched.groups) {
@@ -152,8 +154,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
   auto issue_unit = [&](const Cursor& c, int stage) {
     if (lane == 0) {
       ptx::mbarrier_arrive_expect_tx(bar_smem + 8 * stage, kSkinnyTileRows * 128 + (Cfg::kXInSmem ? Cfg::kXStageBytes : 0));
-      ptx::tma_load_2d(w_smem + kWStage * stage, &tma_w, bar_smem + 8 * stage, c.group * 128,
-                       c.tile * kSkinnyBlockN + warp * kSkinnyTileRows);
+      ptx::tma_load_2d(w_smem + kWStage * stage, &tma_w, bar_smem + 8 * stage, c.group * 128, warp_row0(c.tile));
       if constexpr (Cfg::kXInSmem) ptx::tma_load_2d(x_smem + kXStage * stage, &tma_x, bar_smem + 8 * stage, c.group * 128, 0);
     }
     if (lane < kSkinnyTileRows)
@@ -333,14 +334,16 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
   // The end of a tile's segment: a whole tile is stored; a part goes to this warp's partial
   // slot, and the last of the tile's warps to arrive (one counter per tile, reset by that
   // warp) adds the partials in warp order and stores the sum.
-  // A tile that needs the exact path is listed for after the loop (lane 0 keeps the list).
+  // A tile that needs the exact path is listed for after the loop (lane 0 keeps the list;
+  // exact_slot(i): slot i of this warp's list).
+  auto exact_slot = [&](int i) -> int& {
+    return p.exact_tiles[(static_cast<std::int64_t>(cta) * kSkinnyWarps + warp) * p.exact_tiles_per_warp + i];
+  };
   auto list_exact = [&](int tile) {
-    if (lane == 0)
-      p.exact_tiles[(static_cast<std::int64_t>(cta) * kSkinnyWarps + warp) * p.exact_tiles_per_warp +
-                    smem.exact_count[warp]++] = tile;
+    if (lane == 0) exact_slot(smem.exact_count[warp]++) = tile;
   };
   auto finish_tile = [&](int tile, bool whole) {
-    const int n0 = tile * kSkinnyBlockN + warp * kSkinnyTileRows;
+    const int n0 = warp_row0(tile);
     const bool exact_part = __any_sync(0xFFFFFFFFu, exact);
     if (whole) {
       if (exact_part) list_exact(tile);
@@ -494,8 +497,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
   __syncwarp();  // lane 0's list and count are visible
   const int exact_count = smem.exact_count[warp];
   for (int i = 0; i < exact_count; ++i) {
-    const int tile = p.exact_tiles[(static_cast<std::int64_t>(cta) * kSkinnyWarps + warp) * p.exact_tiles_per_warp + i];
-    const int n0 = tile * kSkinnyBlockN + warp * kSkinnyTileRows;
+    const int n0 = warp_row0(exact_slot(i));
     exact_outputs(p.exact, p.out, 0, p.m, n0, p.n - n0 < kSkinnyTileRows ? p.n - n0 : kSkinnyTileRows, lane, 32);
   }
 #else

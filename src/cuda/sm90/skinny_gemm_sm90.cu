@@ -31,7 +31,7 @@ void launch_skinny_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const 
   SkinnyGemmParams p = base_params(a.data.rows, b, alpha, d);
   p.x = a.data.data;
   p.ldx = a.data.row_stride;
-  p.exact = {exact_operand(a), exact_operand(b), 0, p.k, static_cast<int>(scale_cols(p.k))};
+  p.exact = exact_gemm(exact_operand(a), exact_operand(b), 0, p.k);
   const bool w4 = b.data.dtype == DType::E4M3, x4 = a.data.dtype == DType::E4M3;
   if (w4 && x4) launch_width<DType::E4M3, DType::E4M3>(p, b, &a, stream);
   else if (w4) launch_width<DType::E4M3, DType::E5M2>(p, b, &a, stream);
@@ -60,7 +60,7 @@ void launch_skinny_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   SkinnyGemmParams p = base_params(a.rows, w, alpha, d);
   p.x = a.data;
   p.ldx = a.row_stride;
-  p.exact = {exact_operand(a), exact_operand(w), 0, p.k, static_cast<int>(scale_cols(p.k))};
+  p.exact = exact_gemm(exact_operand(a), exact_operand(w), 0, p.k);
   if (bias != nullptr) {
     p.out.bias = bias->data;
     p.out.bias_dtype = bias->dtype;

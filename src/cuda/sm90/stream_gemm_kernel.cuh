@@ -64,8 +64,8 @@ struct alignas(1024) StreamGemmSmem {
   // Codes form: the activation's block scales, fp32 [2][kMPad] per stage, each stage's row
   // padded to 128 bytes (a TMA destination must be 128-byte aligned).
   alignas(128) float sx[Cfg::kStages][Cfg::kSxSmemFloats];
-  std::uint64_t full[Cfg::kStages];   // TMA -> math, checker: stage landed
-  std::uint64_t empty[Cfg::kStages];  // math, checker -> TMA: the stage is consumed
+  std::uint64_t full[Cfg::kStages];   // TMA -> math: stage landed
+  std::uint64_t empty[Cfg::kStages];  // math -> TMA: the stage is consumed
   int last_arrival;  // fixup: 0, or this CTA stores the tile: 1, 2 through the exact path
   int exact_count;   // tiles this CTA stores through the exact path (math thread 0's count)
 };

@@ -78,7 +78,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
   p.sched = StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n), static_cast<int>(k_stages), sms);
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
-  p.exact = {l.x_exact, exact_operand(b), l.x_row0, p.k, p.scale_cols};
+  p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
   const bool marks = !direct && (l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2);
 
   // Workspace: the 16-bit activation (M x Kp, 1 KB aligned) unless read in place, its block
