@@ -24,7 +24,7 @@ void check(int tiles, int k_stages, int sms) {
     const std::int64_t len = s.begin(c + 1) - s.begin(c);
     EXPECT_GE(len, s.units / s.ctas);
     EXPECT_LE(len, s.units / s.ctas + 1);
-    if (s.ctas > 1 && s.units > 0) EXPECT_GE(len, kStreamMinStagesPerCta);
+    if (s.ctas > 1 && s.units > 0) EXPECT_GE(len, s.split_reduce ? kSplitMinStagesPerCta : kStreamMinStagesPerCta);
     for (std::int64_t u = s.begin(c); u < s.begin(c + 1); ++u) ASSERT_EQ(s.cta_of_unit(u), c) << "unit " << u;
   }
   std::set<int> slots;
@@ -119,6 +119,28 @@ TEST(StreamSchedule, NearlyFullLastWaveIsDealtWhole) {
   const StreamSchedule short_work = StreamSchedule::make(1, 64, 128, 132);
   EXPECT_EQ(short_work.dp_tiles, 0);
   EXPECT_EQ(short_work.ctas, 132);
+}
+
+// Few tiles cut among many CTAs are summed by the reduction kernel, and only when no tile is
+// dealt whole; a tile's CTAs are then consecutive, so the kernel's reading of partial slots
+// first_cta .. last_cta finds every part.
+TEST(StreamSchedule, ManyCtasPerTileTakeTheSplitReduction) {
+  // 32 x 1024 x 8192 (4 tiles of 256 weight rows, 128 stages): 128 CTAs of 4 stages.
+  const StreamSchedule few = StreamSchedule::make(1, 4, 128, 132);
+  EXPECT_TRUE(few.split_reduce);
+  EXPECT_EQ(few.ctas, 128);
+  EXPECT_EQ(few.first_cta(0), 0);
+  EXPECT_EQ(few.last_cta(3), 127);
+  // 64 x 8192 x 8192 (64 tiles of 128 rows): about two CTAs a tile, the in-kernel fixup.
+  const StreamSchedule two_per_tile = StreamSchedule::make(1, 64, 128, 132);
+  EXPECT_FALSE(two_per_tile.split_reduce);
+  EXPECT_EQ(two_per_tile.ctas, 132);
+  // Data-parallel waves never split-reduce, nor does one CTA.
+  EXPECT_FALSE(StreamSchedule::make(5, 64, 128, 132).split_reduce);
+  EXPECT_FALSE(StreamSchedule::make(1, 1, 4, 132).split_reduce);
+  // The thresholds are parameters (the launcher passes the constants).
+  EXPECT_FALSE(StreamSchedule::make(1, 4, 128, 132, kSplitMinStagesPerCta, 64).split_reduce);
+  EXPECT_EQ(StreamSchedule::make(1, 4, 128, 132, 16).ctas, 32);
 }
 
 }  // namespace

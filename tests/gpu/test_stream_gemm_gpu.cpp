@@ -28,9 +28,18 @@ TEST(GpuStreamGemm, EveryMFrom1To80) {
 // partials. The sum must match the reference and be bitwise the same run to run.
 TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
   MXGEMM_REQUIRE_GPU();
-  // M = 5 and 16: the 8- and 16-wide codes forms; 37, 128 and 200: the values form (200 in
-  // 256-row tiles).
-  expect_split_tiles_deterministic({{5, 1040, 8192}, {16, 1024, 8192}, {37, 520, 16384}, {128, 260, 4096}, {200, 260, 4096}},
+  // M = 5 and 16: the 8- and 16-wide codes forms; 30, 37, 50, 128 and 200: the values form
+  // (200 in 256-row tiles). All of these cut each tile among three CTAs or more, which the
+  // split reduction kernel sums (stream_reduce_kernel.cuh); 64 x 8200 x 1040 has about two
+  // CTAs a tile, summed by the last of them (the in-kernel fixup).
+  expect_split_tiles_deterministic({{5, 1040, 8192},
+                                    {16, 1024, 8192},
+                                    {30, 1000, 8192},
+                                    {37, 520, 16384},
+                                    {50, 1030, 8192},
+                                    {128, 260, 4096},
+                                    {200, 260, 4096},
+                                    {64, 8200, 1040}},
                                    kStreaming);
 }
 

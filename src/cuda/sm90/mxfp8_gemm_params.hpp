@@ -85,12 +85,15 @@ struct StreamGemmParams {
   ChunkedScales sw;
   TransposedOutput out;
   float* partials;               // 2 * sched.ctas slots of kBlockN * kMPad fp32
-  unsigned int* tile_counters;   // sched.stream_tiles(), zero between launches
+  unsigned int* tile_counters;   // sched.stream_tiles(), zero between launches (null when split_reduce)
+  // sched.split_reduce: stream-K tile t needs the exact path when tile_exact[t] holds
+  // exact_generation (written by the CTAs of the tile, read by the reduction kernel).
+  unsigned int* tile_exact;
   int* exact_tiles;              // per CTA, the tiles it stores through the exact path:
   int exact_tiles_per_cta;       // sched.max_items_per_cta() slots
   // Activation rows whose MXFP8 blocks need the exact path hold `exact_generation` here
   // (written by the pre-pass; null when the activation is BF16): a value unique to the
-  // launch, so that the workspace needs no clearing.
+  // launch, so that the workspace needs no clearing (tile_exact uses it too).
   const unsigned int* x_exact_rows;
   unsigned int exact_generation;
   ExactGemm exact;

@@ -24,13 +24,26 @@ __device__ __forceinline__ float bias_at(const TransposedOutput& o, int n) {
   }
 }
 
+// Where accumulator register r of a lane lies in its warp's 16 weight rows x kMPad activation
+// rows of D^T (the layout above): weight row `row` (0..15), activation row `col`.
+struct AccCoord {
+  int row, col;
+};
+__device__ __forceinline__ AccCoord acc_coord(int r, int lane) {
+  return {(lane >> 2) + 8 * ((r >> 1) & 1), 8 * (r >> 2) + 2 * (lane & 3) + (r & 1)};
+}
+
+// alpha * v, plus the bias in one fused rounding.
+__device__ __forceinline__ float out_value(float alpha, float v, bool has_bias, float bias) {
+  return has_bias ? fmaf(alpha, v, bias) : alpha * v;
+}
+
 // Writes one warp's 16 weight rows (from n0) x kMPad activation rows (from m0) of D^T into D
 // (M x N, row-major), alpha (and the bias, in one fused rounding) applied, masked to M x N.
 template <typename T, int kAcc, typename P>
 __device__ __forceinline__ void store_transposed(const P& p, const float (&acc)[kAcc],
                                                  float alpha, int m0, int n0, int lane) {
   T* d = static_cast<T*>(p.out.d);
-  const int q = lane & 3;
   // Most tiles of a large GEMM lie inside M x N: no bounds checks there, and one running
   // pointer instead of the full offset per element (the checked loop below costs ~20
   // instructions an element: ~9% of a 256-row tile's time at K = 8192, ncu). Wide tiles only:
@@ -38,12 +51,13 @@ __device__ __forceinline__ void store_transposed(const P& p, const float (&acc)[
   // no registers to spare for it (ptxas spilled).
   if (kAcc >= 64 && m0 + 2 * kAcc <= p.m && n0 + 16 <= p.n) {
     const std::int64_t ldd = p.out.ldd;
-    const int n = n0 + (lane >> 2);
+    const AccCoord first = acc_coord(0, lane);
+    const int n = n0 + first.row;
     const bool has_bias = p.out.bias != nullptr;
     const float b[2] = {has_bias ? bias_at(p.out, n) : 0.0f, has_bias ? bias_at(p.out, n + 8) : 0.0f};
-    auto value = [&](float v, int half) { return has_bias ? fmaf(alpha, v, b[half]) : alpha * v; };
+    auto value = [&](float v, int half) { return out_value(alpha, v, has_bias, b[half]); };
     // Rows m and m + 1 of D; the second half's column n + 8 is an immediate offset from them.
-    T* out = d + static_cast<std::int64_t>(m0 + 2 * q) * ldd + n;
+    T* out = d + static_cast<std::int64_t>(m0 + first.col) * ldd + n;
 #pragma unroll
     for (int j = 0; j < kAcc / 4; ++j) {
       T* next_row = out + ldd;
@@ -56,19 +70,20 @@ __device__ __forceinline__ void store_transposed(const P& p, const float (&acc)[
     }
     return;
   }
+  const bool has_bias = p.out.bias != nullptr;
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
-    const int n = n0 + (lane >> 2) + 8 * half;
+    const int n = n0 + acc_coord(2 * half, lane).row;
     if (n >= p.n) continue;
-    const bool has_bias = p.out.bias != nullptr;
     const float b = has_bias ? bias_at(p.out, n) : 0.0f;
-    auto value = [&](float v) { return has_bias ? fmaf(alpha, v, b) : alpha * v; };
 #pragma unroll
     for (int j = 0; j < kAcc / 4; ++j) {
-      const int m = m0 + 8 * j + 2 * q;
-      if (m < p.m) d[static_cast<std::int64_t>(m) * p.out.ldd + n] = convert_out<T>(value(acc[4 * j + 2 * half]));
-      if (m + 1 < p.m)
-        d[static_cast<std::int64_t>(m + 1) * p.out.ldd + n] = convert_out<T>(value(acc[4 * j + 2 * half + 1]));
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int r = 4 * j + 2 * half + e;
+        const int m = m0 + acc_coord(r, lane).col;
+        if (m < p.m) d[static_cast<std::int64_t>(m) * p.out.ldd + n] = convert_out<T>(out_value(alpha, acc[r], has_bias, b));
+      }
     }
   }
 }

@@ -29,6 +29,9 @@ struct StreamGemmConfig {
   static constexpr int kBlockN = 64 * kMathWarpgroups;  // weight rows per CTA
   static constexpr int kScaleChunks = kBlockN / 128;    // 128-row scale chunks per stage
   static constexpr int kMathThreads = 128 * kMathWarpgroups;
+  // The first of the tile's weight rows that math thread `math_tid`'s warp holds (16 rows a
+  // warp, the M of the wgmma's warp slice).
+  __host__ __device__ static constexpr int warp_row0(int math_tid) { return math_tid / 32 * 16; }
   static constexpr int kThreads = 128 + kMathThreads;  // producer warpgroup + math
   static constexpr int kStageBytesW = kBlockN * kStageK;  // fp8 weight rows
   static constexpr int kStageBytesX = kMPad * kStageK * 2;  // bf16 values or fp16 codes

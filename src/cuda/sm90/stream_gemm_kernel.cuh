@@ -92,6 +92,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   const int cta = static_cast<int>(blockIdx.x), ctas = static_cast<int>(gridDim.x);
 
   if (threadIdx.x == 0) {
+    // The reduction kernel that follows a split reduction may take the SMs this grid leaves
+    // idle or frees; it waits for this grid's completion before reading a partial.
+    if (sched.split_reduce) ptx::griddepcontrol_launch_dependents();
     for (int s = 0; s < Cfg::kStages; ++s) {
       ptx::mbarrier_init(&smem.full[s], 1);
       ptx::mbarrier_init(&smem.empty[s], Cfg::kMathThreads / 32);  // math warps
@@ -154,7 +157,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   // ---- math warpgroups ------------------------------------------------------------------
   ptx::setmaxnreg_inc<Cfg::kMathRegs>();
   const int math_tid = threadIdx.x - 128;
-  const int warp_row0 = (math_tid / 32) * 16;  // this warp's 16 weight rows in the tile
+  const int warp_row0 = Cfg::warp_row0(math_tid);  // this warp's 16 weight rows in the tile
   const int w_row = warp_row0 + (lane >> 2);   // fragment rows w_row, w_row + 8
   const int q = lane & 3;
   const float alpha = __ldg(p.out.alpha);
@@ -351,6 +354,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     float* mine = p.partials + static_cast<std::int64_t>(sched.partial_slot(cta, t)) * slot_size;
 #pragma unroll
     for (int r = 0; r < Cfg::kAccRegs; ++r) __stcg(mine + r * Cfg::kMathThreads + math_tid, sum[r]);
+    if (sched.split_reduce) {  // the reduction kernel sums and stores the tile
+      if (exact && math_tid == 0) p.tile_exact[t] = p.exact_generation;
+      return false;
+    }
     __threadfence();  // the partial is visible device-wide before the count says so
     ptx::named_barrier_sync(1, Cfg::kMathThreads);
     const int c_lo = sched.first_cta(t), c_hi = sched.last_cta(t);

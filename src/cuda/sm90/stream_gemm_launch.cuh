@@ -5,6 +5,7 @@
 #include "core/check.hpp"
 #include "cuda/common/once_per_device.hpp"
 #include "cuda/sm90/stream_gemm_kernel.cuh"
+#include "cuda/sm90/stream_reduce_kernel.cuh"
 #include "cuda/sm90/stream_gemm_sm90.hpp"
 
 namespace mxgemm::sm90 {
@@ -42,6 +43,15 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
   config.attrs = attr;
   config.numAttrs = 1;
   MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, tma_w, tma_x, tma_sx, p));
+  if (!p.sched.split_reduce) return;
+  // The split reduction, as a dependent launch too (the streaming kernel lets it start early
+  // and it waits for that grid's end): a thread per 4 elements of a tile, so that all its
+  // loads go out at once.
+  constexpr int kSlices = Cfg::kBlockN * kMPad / (kReduceVec * kReduceThreads);
+  config.gridDim = dim3(kSlices, static_cast<unsigned>(p.sched.stream_tiles()));
+  config.blockDim = dim3(kReduceThreads);
+  config.dynamicSmemBytes = 0;
+  MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, &stream_reduce_sm90_kernel<kMPad, kCodes>, p));
 }
 
 template <int kMPad, bool kCodes>

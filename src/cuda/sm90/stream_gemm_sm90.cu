@@ -41,8 +41,9 @@ struct StreamLaunch {
   int x_row0;                // the launch's first row of it
 };
 
-// A value the pre-pass writes into the rows it marks, different in consecutive launches
-// (so marks left in the workspace by earlier launches do not count), never 0.
+// A value the pre-pass writes into the rows it marks, and the split reduction's CTAs into the
+// tiles they flag, different in consecutive launches (so marks left in the workspace by
+// earlier launches do not count), never 0.
 unsigned int next_exact_generation() {
   static std::atomic<unsigned int> counter{0};
   unsigned int g = ++counter;
@@ -90,26 +91,28 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   const std::int64_t sx_bytes = kCodes ? round_up(std::int64_t{p.scale_cols} * kMPad * 4, 1024) : 0;
   const std::int64_t marks_bytes = marks ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
   const std::int64_t partial_bytes = std::int64_t{2} * p.sched.ctas * Cfg::kBlockN * kMPad * 4;
+  const std::int64_t tile_exact_bytes = p.sched.split_reduce ? round_up(std::int64_t{p.sched.stream_tiles()} * 4, 1024) : 0;
   p.exact_tiles_per_cta = p.sched.max_items_per_cta();
   const std::int64_t exact_list_bytes = round_up(std::int64_t{p.sched.ctas} * p.exact_tiles_per_cta * 4, 1024);
   const std::int64_t scale_bytes = static_cast<std::int64_t>(scale_chunks_workspace(b));
   auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(x_bytes + sx_bytes + marks_bytes + partial_bytes +
-                                                               exact_list_bytes + scale_bytes));
+                                                               tile_exact_bytes + exact_list_bytes + scale_bytes));
   auto* x = reinterpret_cast<std::uint16_t*>(ws);
   ws += x_bytes;
   auto* sx = kCodes ? reinterpret_cast<float*>(ws) : nullptr;
   ws += sx_bytes;
-  const ExactRowMarks row_marks{marks ? reinterpret_cast<unsigned int*>(ws) : nullptr,
-                                marks ? next_exact_generation() : 0u};
+  const ExactRowMarks row_marks{marks ? reinterpret_cast<unsigned int*>(ws) : nullptr, next_exact_generation()};
   p.x_exact_rows = row_marks.rows;
   p.exact_generation = row_marks.generation;
   ws += marks_bytes;
   p.partials = reinterpret_cast<float*>(ws);
   ws += partial_bytes;
+  p.tile_exact = p.sched.split_reduce ? reinterpret_cast<unsigned int*>(ws) : nullptr;
+  ws += tile_exact_bytes;
   p.exact_tiles = reinterpret_cast<int*>(ws);
   ws += exact_list_bytes;
   p.sw = scale_chunks(b, ws, stream);
-  p.tile_counters = cuda::device_zeroed_counters(p.sched.stream_tiles(), stream);
+  p.tile_counters = p.sched.split_reduce ? nullptr : cuda::device_zeroed_counters(p.sched.stream_tiles(), stream);
 
   if (!direct) prepass(x, kp, sx, kMPad, row_marks);
 
