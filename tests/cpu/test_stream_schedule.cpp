@@ -138,9 +138,16 @@ TEST(StreamSchedule, ManyCtasPerTileTakeTheSplitReduction) {
   // Data-parallel waves never split-reduce, nor does one CTA.
   EXPECT_FALSE(StreamSchedule::make(5, 64, 128, 132).split_reduce);
   EXPECT_FALSE(StreamSchedule::make(1, 1, 4, 132).split_reduce);
-  // The thresholds are parameters (the launcher passes the constants).
-  EXPECT_FALSE(StreamSchedule::make(1, 4, 128, 132, kSplitMinStagesPerCta, 64).split_reduce);
-  EXPECT_EQ(StreamSchedule::make(1, 4, 128, 132, 16).ctas, 32);
+  // The threshold: 8 tiles of 24 stages make 24 CTAs of 8 stages, 3 a tile (split, then 48
+  // CTAs of 4 stages); of 23 stages, 23 CTAs (the in-kernel fixup).
+  static_assert(kSplitReduceCtasPerTile == 3 && kStreamMinStagesPerCta == 8 && kSplitMinStagesPerCta == 4,
+                "the shapes below are picked for these thresholds");
+  const StreamSchedule at = StreamSchedule::make(1, 8, 24, 132);
+  EXPECT_TRUE(at.split_reduce);
+  EXPECT_EQ(at.ctas, 48);
+  const StreamSchedule below = StreamSchedule::make(1, 8, 23, 132);
+  EXPECT_FALSE(below.split_reduce);
+  EXPECT_EQ(below.ctas, 23);
 }
 
 }  // namespace

@@ -47,8 +47,7 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
   // The split reduction, as a dependent launch too (the streaming kernel lets it start early
   // and it waits for that grid's end): a thread per 4 elements of a tile, so that all its
   // loads go out at once.
-  constexpr int kSlices = Cfg::kBlockN * kMPad / (kReduceVec * kReduceThreads);
-  config.gridDim = dim3(kSlices, static_cast<unsigned>(p.sched.stream_tiles()));
+  config.gridDim = dim3(kReduceSlices<kMPad, kCodes>, static_cast<unsigned>(p.sched.stream_tiles()));
   config.blockDim = dim3(kReduceThreads);
   config.dynamicSmemBytes = 0;
   MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, &stream_reduce_sm90_kernel<kMPad, kCodes>, p));

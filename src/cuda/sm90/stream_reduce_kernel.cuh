@@ -30,6 +30,10 @@ constexpr int kReduceThreads = 128;
 constexpr int kReduceBatch = 16;
 constexpr int kReduceVec = 4;
 
+// The launch's CTAs per tile: a thread for every 4 elements of the tile.
+template <int kMPad, bool kCodes>
+constexpr int kReduceSlices = StreamGemmConfig<kMPad, kCodes>::kBlockN * kMPad / (kReduceVec * kReduceThreads);
+
 template <typename T>
 __device__ __forceinline__ void reduce_store(const TransposedOutput& out, float alpha, float v, int m, int n) {
   const bool has_bias = out.bias != nullptr;
@@ -46,7 +50,7 @@ __global__ void __launch_bounds__(kReduceThreads)
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Cfg = StreamGemmConfig<kMPad, kCodes>;
   constexpr int kSlot = Cfg::kBlockN * kMPad;
-  static_assert(kSlot % (kReduceVec * kReduceThreads) == 0, "slices of whole thread rows");
+  static_assert(kSlot == kReduceSlices<kMPad, kCodes> * kReduceVec * kReduceThreads, "slices of whole thread rows");
   const StreamSchedule& sched = p.sched;
   const int t = static_cast<int>(blockIdx.y);
   const StreamTile tile = sched.coord(sched.dp_tiles + t);

@@ -85,9 +85,7 @@ struct StreamSchedule {
   }
 
   // One CTA per SM, fewer when the work is short.
-  static StreamSchedule make(int tiles_m, int tiles_n, int k_stages, int sms,
-                             int split_min_stages = kSplitMinStagesPerCta,
-                             int split_ctas_per_tile = kSplitReduceCtasPerTile) {
+  static StreamSchedule make(int tiles_m, int tiles_n, int k_stages, int sms) {
     StreamSchedule s{tiles_m, tiles_n, k_stages, 0, 0, 1, false};
     const int tiles = tiles_m * tiles_n;
     if (tiles >= 2 * sms) {
@@ -111,9 +109,9 @@ struct StreamSchedule {
       return static_cast<int>(by_work < 1 ? 1 : (by_work < sms ? by_work : sms));
     };
     s.ctas = ctas_for(kStreamMinStagesPerCta);
-    if (s.dp_tiles == 0 && s.ctas >= split_ctas_per_tile * tiles && sms <= kSplitReduceMaxCtas) {
+    if (s.dp_tiles == 0 && s.ctas >= kSplitReduceCtasPerTile * tiles && sms <= kSplitReduceMaxCtas) {
       s.split_reduce = true;
-      s.ctas = ctas_for(split_min_stages);
+      s.ctas = ctas_for(kSplitMinStagesPerCta);
     }
     return s;
   }
