@@ -15,6 +15,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/common/fp8_convert.cuh"
 #include "cuda/common/ptx.cuh"
@@ -150,20 +151,23 @@ __device__ __forceinline__ uint2 fragment_row_bytes(const std::uint8_t* src, int
 
 // Loads this thread's register-A fragment of one stage from a 64B-swizzled fp8 tile: rows
 // `row` and `row` + 8, lane quad q, both scale blocks; frag[k16][4] in wgmma register-A order.
-// convert(pair, blk, half) makes the 16-bit pair of two codes of scale block blk (0, 1) of
-// row `row` + 8 * half.
+// convert(word, pair, blk, half) makes the 16-bit pair of two codes from byte pair `pair`
+// (std::integral_constant 0 or 1: bytes 2 pair, 2 pair + 1) of a loaded word, of scale block
+// blk (0, 1) of row `row` + 8 * half.
 template <typename Convert>
 __device__ __forceinline__ void load_fragment_with(const std::uint8_t* src, int row, int q, Convert convert,
                                                    std::uint32_t (&frag)[kK16PerStage][4]) {
+  using Low = std::integral_constant<int, 0>;
+  using High = std::integral_constant<int, 1>;
 #pragma unroll
   for (int blk = 0; blk < 2; ++blk) {
 #pragma unroll
     for (int half = 0; half < 2; ++half) {  // half 0: row r, half 1: row r + 8
       const uint2 v = fragment_row_bytes(src, row + 8 * half, blk, q);
-      frag[2 * blk][half] = convert(cuda::byte_pair(v.x, 0), blk, half);
-      frag[2 * blk][2 + half] = convert(cuda::byte_pair(v.x, 1), blk, half);
-      frag[2 * blk + 1][half] = convert(cuda::byte_pair(v.y, 0), blk, half);
-      frag[2 * blk + 1][2 + half] = convert(cuda::byte_pair(v.y, 1), blk, half);
+      frag[2 * blk][half] = convert(v.x, Low{}, blk, half);
+      frag[2 * blk][2 + half] = convert(v.x, High{}, blk, half);
+      frag[2 * blk + 1][half] = convert(v.y, Low{}, blk, half);
+      frag[2 * blk + 1][2 + half] = convert(v.y, High{}, blk, half);
     }
   }
 }
@@ -175,7 +179,9 @@ __device__ __forceinline__ void load_fragment(const std::uint8_t* src, int row, 
                                               std::uint32_t (&frag)[kK16PerStage][4]) {
   load_fragment_with(
       src, row, q,
-      [&](std::uint16_t pair, int blk, int half) { return cuda::dequant_pair_bf16x2<kElem>(pair, scale[half][blk]); },
+      [&](std::uint32_t word, auto pair, int blk, int half) {
+        return cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(word, decltype(pair)::value), scale[half][blk]);
+      },
       frag);
 }
 
@@ -185,17 +191,10 @@ __device__ __forceinline__ void load_fragment(const std::uint8_t* src, int row, 
 template <DType kElem>
 __device__ __forceinline__ void load_fragment_codes(const std::uint8_t* src, int row, int q,
                                                     std::uint32_t (&frag)[kK16PerStage][4]) {
-#pragma unroll
-  for (int blk = 0; blk < 2; ++blk) {
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const uint2 v = fragment_row_bytes(src, row + 8 * half, blk, q);
-      frag[2 * blk][half] = cuda::fp8x2_to_f16x2_half<kElem, 0>(v.x);
-      frag[2 * blk][2 + half] = cuda::fp8x2_to_f16x2_half<kElem, 1>(v.x);
-      frag[2 * blk + 1][half] = cuda::fp8x2_to_f16x2_half<kElem, 0>(v.y);
-      frag[2 * blk + 1][2 + half] = cuda::fp8x2_to_f16x2_half<kElem, 1>(v.y);
-    }
-  }
+  load_fragment_with(
+      src, row, q,
+      [](std::uint32_t word, auto pair, int, int) { return cuda::fp8x2_to_f16x2_half<kElem, decltype(pair)::value>(word); },
+      frag);
 }
 
 // The same fragment from fp8 codes in their natural K order, for an activation that keeps
