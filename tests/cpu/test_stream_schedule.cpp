@@ -20,11 +20,19 @@ void check(int tiles, int k_stages, int sms) {
   ASSERT_LE(s.ctas, sms);
   EXPECT_EQ(s.begin(0), 0);
   EXPECT_EQ(s.begin(s.ctas), s.units);
+  EXPECT_EQ(s.chunks * s.chunk, s.units);
   for (int c = 0; c < s.ctas; ++c) {
     const std::int64_t len = s.begin(c + 1) - s.begin(c);
-    EXPECT_GE(len, s.units / s.ctas);
-    EXPECT_LE(len, s.units / s.ctas + 1);
-    if (s.ctas > 1 && s.units > 0) EXPECT_GE(len, s.split_reduce ? kSplitMinStagesPerCta : kStreamMinStagesPerCta);
+    if (s.units > 0) EXPECT_GT(len, 0);
+    EXPECT_LE(len, s.max_range());
+    if (s.chunk == 1) {  // plain stream-K: equal ranges
+      EXPECT_GE(len, s.units / s.ctas);
+      EXPECT_LE(len, s.units / s.ctas + 1);
+    } else {  // whole chunks, evenly dealt: the ranges start on chunk boundaries
+      EXPECT_EQ(s.begin(c) % s.k_stages % s.chunk, 0);
+    }
+    if (s.ctas > 1 && s.units > 0 && s.chunk < s.k_stages)
+      EXPECT_GE(len, s.split_reduce ? kSplitMinStagesPerCta : kStreamMinStagesPerCta);
     for (std::int64_t u = s.begin(c); u < s.begin(c + 1); ++u) ASSERT_EQ(s.cta_of_unit(u), c) << "unit " << u;
   }
   std::set<int> slots;
@@ -118,7 +126,7 @@ TEST(StreamSchedule, NearlyFullLastWaveIsDealtWhole) {
   EXPECT_EQ(thin.ctas, 132);
   const StreamSchedule short_work = StreamSchedule::make(1, 64, 128, 132);
   EXPECT_EQ(short_work.dp_tiles, 0);
-  EXPECT_EQ(short_work.ctas, 132);
+  EXPECT_EQ(short_work.ctas, 128);  // two CTAs a tile, half its K each (chunked stream-K)
 }
 
 // Few tiles cut among many CTAs are summed by the reduction kernel, and only when no tile is
@@ -131,10 +139,12 @@ TEST(StreamSchedule, ManyCtasPerTileTakeTheSplitReduction) {
   EXPECT_EQ(few.ctas, 128);
   EXPECT_EQ(few.first_cta(0), 0);
   EXPECT_EQ(few.last_cta(3), 127);
-  // 64 x 8192 x 8192 (64 tiles of 128 rows): about two CTAs a tile, the in-kernel fixup.
+  // 64 x 8192 x 8192 (64 tiles of 128 rows): two CTAs a tile, each half its K (chunked
+  // stream-K), the in-kernel fixup.
   const StreamSchedule two_per_tile = StreamSchedule::make(1, 64, 128, 132);
   EXPECT_FALSE(two_per_tile.split_reduce);
-  EXPECT_EQ(two_per_tile.ctas, 132);
+  EXPECT_EQ(two_per_tile.chunk, 64);
+  EXPECT_EQ(two_per_tile.ctas, 128);
   // Data-parallel waves never split-reduce, nor does one CTA.
   EXPECT_FALSE(StreamSchedule::make(5, 64, 128, 132).split_reduce);
   EXPECT_FALSE(StreamSchedule::make(1, 1, 4, 132).split_reduce);
@@ -148,6 +158,30 @@ TEST(StreamSchedule, ManyCtasPerTileTakeTheSplitReduction) {
   const StreamSchedule below = StreamSchedule::make(1, 8, 23, 132);
   EXPECT_FALSE(below.split_reduce);
   EXPECT_EQ(below.ctas, 23);
+  EXPECT_EQ(below.chunk, 1);  // chunks would leave most SMs idle: plain stream-K
+}
+
+// Chunked stream-K: whole tiles or halves of their K where that stays near an even split.
+TEST(StreamSchedule, ChunksKeepCtasInKPhase) {
+  // 256 x 8192 x 8192 (64 tiles, 128 stages): 128 CTAs of half a tile.
+  const StreamSchedule halves = StreamSchedule::make(1, 64, 128, 132);
+  EXPECT_EQ(halves.chunk, 64);
+  EXPECT_EQ(halves.ctas, 128);
+  EXPECT_EQ(halves.max_range(), 64);
+  // 1024 x 8192 x 8192 (256 tiles, 1.94 waves): whole tiles, two a CTA at most.
+  const StreamSchedule whole = StreamSchedule::make(4, 64, 128, 132);
+  EXPECT_EQ(whole.dp_tiles, 0);
+  EXPECT_EQ(whole.chunk, 128);
+  EXPECT_EQ(whole.max_range(), 256);
+  // 2.42 waves (320 tiles): one whole wave, then 188 tiles in halves.
+  const StreamSchedule tail = StreamSchedule::make(5, 64, 128, 132);
+  EXPECT_EQ(tail.dp_tiles, 132);
+  EXPECT_EQ(tail.chunk, 64);
+  // 224 tiles on 132 SMs: halves or whole tiles leave the longest CTA 18% over even: plain.
+  EXPECT_EQ(StreamSchedule::make(1, 224, 128, 132).chunk, 1);
+  // Halves need an even K in stages and at least the stream-K minimum of 8 stages each.
+  EXPECT_EQ(StreamSchedule::make(1, 64, 127, 132).chunk, 1);
+  EXPECT_EQ(StreamSchedule::make(1, 64, 14, 132).chunk, 1);
 }
 
 }  // namespace

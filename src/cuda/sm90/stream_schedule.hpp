@@ -2,9 +2,11 @@
 //
 // Output tiles are kBlockN weight rows x kMPad activation rows. With few tiles (small M) the
 // work is stream-K: the (tile, K stage) units in tile-major order are cut into `ctas`
-// contiguous ranges of equal length (+-1). A tile whose stages fall into several ranges is
-// summed from the partials of those CTAs, always in CTA order, so results do not depend on
-// timing.
+// contiguous ranges, of equal length (+-1), or of whole chunks of a tile's K (half or a
+// quarter of it, or all) where that keeps them nearly equal: the CTAs then stand at one,
+// two or four K offsets at a time and share the activation's lines in L2. A tile whose
+// stages fall into several ranges is summed from the partials of those CTAs, always in CTA
+// order, so results do not depend on timing.
 //
 // With many tiles (large M) the first `dp_tiles` tiles are data-parallel: whole tiles dealt
 // round-robin, so the CTAs running at one time work on consecutive tiles, which the raster
@@ -13,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 
 #include "mxgemm/layout.hpp"  // MXGEMM_HOST_DEVICE
 
@@ -35,6 +38,9 @@ constexpr int kSplitReduceMaxCtas = 1024;
 // Tile raster: groups of this many weight tiles, the activation tiles walked inside a
 // group, so that a group's weight strip stays in L2 while the activation streams past it.
 constexpr int kStreamGroupN = 16;
+// Chunked stream-K (StreamSchedule::set_phase_chunk) is taken while its longest CTA is at most
+// this much longer than a perfectly even split.
+constexpr double kPhaseMaxImbalance = 1.10;
 
 struct StreamTile {
   int m, n;  // activation tile (kMPad rows), weight tile (kBlockN rows)
@@ -46,6 +52,11 @@ struct StreamSchedule {
   std::int64_t units;  // (tiles - dp_tiles) * k_stages: the stream-K units
   int ctas;
   bool split_reduce;   // partial tiles are summed by the reduction kernel, not by their last CTA
+  // The stream-K ranges start and end on chunk boundaries: `chunks` chunks of `chunk` stages,
+  // a whole number of them per tile (chunk == 1: plain stream-K). Whole halves keep the CTAs
+  // in K phase (set_phase_chunk below).
+  int chunk;
+  std::int64_t chunks;
 
   MXGEMM_HOST_DEVICE int tiles() const { return tiles_m * tiles_n; }
 
@@ -59,11 +70,14 @@ struct StreamSchedule {
   }
 
   // ---- the stream-K part: tile indices below are relative to dp_tiles --------------------
-  // First unit of CTA c (c == ctas gives the end of the last range).
-  MXGEMM_HOST_DEVICE std::int64_t begin(int c) const { return c * units / ctas; }
-  // The CTA whose range holds unit u: the largest c with begin(c) <= u.
+  // The first unit of chunk h.
+  // First unit of CTA c (c == ctas gives the end of the last range): chunks dealt evenly.
+  MXGEMM_HOST_DEVICE std::int64_t begin(int c) const { return c * chunks / ctas * chunk; }
+  // The CTA whose range holds unit u: the largest c whose first chunk is at or before u's.
+  // (Units fit 32 bits: the launcher refuses 2^31 tile-stages or more.)
   MXGEMM_HOST_DEVICE int cta_of_unit(std::int64_t u) const {
-    return static_cast<int>(((u + 1) * ctas + units - 1) / units - 1);
+    const std::int64_t h = static_cast<int>(u) / chunk;
+    return static_cast<int>(((h + 1) * ctas + chunks - 1) / chunks - 1);
   }
   MXGEMM_HOST_DEVICE int first_cta(int tile) const {
     return cta_of_unit(static_cast<std::int64_t>(tile) * k_stages);
@@ -77,16 +91,19 @@ struct StreamSchedule {
     return 2 * c + (tile == begin(c) / k_stages ? 0 : 1);
   }
   MXGEMM_HOST_DEVICE int stream_tiles() const { return tiles() - dp_tiles; }
+  // The longest stream-K range, in stages.
+  MXGEMM_HOST_DEVICE std::int64_t max_range() const {
+    return chunks == 0 ? 0 : (chunks + ctas - 1) / ctas * chunk;
+  }
   // The most work items (for_each_work) any CTA gets: its round-robin whole tiles, and the
   // tiles its stream-K range touches.
   MXGEMM_HOST_DEVICE int max_items_per_cta() const {
-    const std::int64_t range = (units + ctas - 1) / ctas;
-    return (dp_tiles + ctas - 1) / ctas + static_cast<int>((range + k_stages - 1) / k_stages) + 1;
+    return (dp_tiles + ctas - 1) / ctas + static_cast<int>((max_range() + k_stages - 1) / k_stages) + 1;
   }
 
   // One CTA per SM, fewer when the work is short.
   static StreamSchedule make(int tiles_m, int tiles_n, int k_stages, int sms) {
-    StreamSchedule s{tiles_m, tiles_n, k_stages, 0, 0, 1, false};
+    StreamSchedule s{tiles_m, tiles_n, k_stages, 0, 0, 1, false, 1, 0};
     const int tiles = tiles_m * tiles_n;
     if (tiles >= 2 * sms) {
       const int waves = (tiles + sms - 1) / sms;
@@ -100,6 +117,7 @@ struct StreamSchedule {
                        : (tiles / sms - 1) * sms;
     }
     s.units = static_cast<std::int64_t>(tiles - s.dp_tiles) * k_stages;
+    s.chunks = s.units;
     if (s.dp_tiles == tiles) {
       s.ctas = sms;
       return s;
@@ -112,8 +130,39 @@ struct StreamSchedule {
     if (s.dp_tiles == 0 && s.ctas >= kSplitReduceCtasPerTile * tiles && sms <= kSplitReduceMaxCtas) {
       s.split_reduce = true;
       s.ctas = ctas_for(kSplitMinStagesPerCta);
+      return s;
     }
+    s.set_phase_chunk(sms);
     return s;
+  }
+
+ private:
+  // Stream-K cuts the units into equal ranges, so at any moment its CTAs stand at as many
+  // different K offsets as there are CTAs, and each reads its own lines of the activation,
+  // which every weight tile shares: on the H200, TMA streamed a 28672 x 8192 weight with a
+  // 256-row bf16 activation in 156 us with the CTAs spread over K, 92 us with all of them at
+  // the same K, 102 us at two offsets, 124 us at four (128 rows: 94, 83, 84, 90 us; 64 rows:
+  // no difference; bench/spike/tma_stream.cu, session 12). Ranges of whole tiles, or of whole
+  // halves of a tile's K, keep the CTAs at one or two offsets; they are taken, the fewer
+  // offsets first, where their longest range stays within kPhaseMaxImbalance of an even split.
+  // (Quarters, at four offsets, were no faster than plain stream-K at 128 and 256 x 28672 x
+  // 8192 on the H200: 135 -> 137 and 188 -> 189 us.)
+  void set_phase_chunk(int sms) {
+    const std::int64_t tail_tiles = tiles() - dp_tiles;
+    const double even = static_cast<double>(tiles()) * k_stages / sms;
+    const std::int64_t dp_stages = static_cast<std::int64_t>(dp_tiles / sms) * k_stages;
+    for (int parts : {1, 2}) {
+      if (k_stages % parts != 0 || (parts > 1 && k_stages / parts < kStreamMinStagesPerCta)) continue;
+      const std::int64_t n = tail_tiles * parts;
+      const std::int64_t ctas_n = n < sms ? n : sms;
+      const double longest = static_cast<double>(dp_stages + (n + ctas_n - 1) / ctas_n * (k_stages / parts));
+      if (longest <= kPhaseMaxImbalance * even) {
+        chunk = k_stages / parts;
+        chunks = n;
+        ctas = static_cast<int>(ctas_n);
+        return;
+      }
+    }
   }
 };
 
