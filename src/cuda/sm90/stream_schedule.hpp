@@ -145,8 +145,12 @@ struct StreamSchedule {
   // no difference; bench/spike/tma_stream.cu, session 12). Ranges of whole tiles, or of whole
   // halves of a tile's K, keep the CTAs at one or two offsets; they are taken, the fewer
   // offsets first, where their longest range stays within kPhaseMaxImbalance of an even split.
-  // (Quarters, at four offsets, were no faster than plain stream-K at 128 and 256 x 28672 x
-  // 8192 on the H200: 135 -> 137 and 188 -> 189 us.)
+  // Not taken, measured on the H200 at 128 and 256 x 28672 x 8192 (224 tiles on 132 SMs):
+  // quarters, at four offsets, were no faster than plain stream-K (135 -> 137, 188 -> 189 us);
+  // one whole wave followed by quarters was slower (133 -> 138, 186 -> 195 us); so was a limit
+  // of 1.20 instead of 1.10, which gives them whole tiles or halves 18% over even (131 -> 138,
+  // 181 -> 185 us; 128 x 28672 x 28672 382 -> 427 us). There the compute that the imbalance
+  // adds outweighs the shared lines.
   void set_phase_chunk(int sms) {
     const std::int64_t tail_tiles = tiles() - dp_tiles;
     const double even = static_cast<double>(tiles()) * k_stages / sms;
