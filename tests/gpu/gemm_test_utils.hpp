@@ -155,12 +155,13 @@ inline CloseStats expect_close(const GpuResult& g, const HostOutput& ref, const 
   EXPECT_EQ(g.unwritten, 0) << "output elements left unwritten";
   const double k_term = static_cast<double>(k) * std::ldexp(1.0, -24);
   double err2 = 0, ref2 = 0;
-  std::int64_t equal = 0, bad = 0, total = 0;
+  std::int64_t equal = 0, bad = 0, total = 0, non_finite = 0;
   for (std::int64_t i = 0; i < g.out.rows; ++i) {
     for (std::int64_t j = 0; j < g.out.cols; ++j) {
       const double gv = g.out.at(i, j), rv = ref.at(i, j), ev = exact.at(i, j);
       ++total;
       if (std::isnan(rv) || std::isnan(gv)) {
+        ++non_finite;
         if (std::isnan(rv) != std::isnan(gv) && bad++ < 5)
           ADD_FAILURE() << "NaN mismatch at (" << i << "," << j << "): gpu " << gv << " ref " << rv;
         equal += std::isnan(rv) && std::isnan(gv);
@@ -168,6 +169,7 @@ inline CloseStats expect_close(const GpuResult& g, const HostOutput& ref, const 
       }
       equal += gv == rv;
       if (std::isinf(rv) || std::isinf(gv)) {
+        ++non_finite;
         if (gv != rv && bad++ < 5)
           ADD_FAILURE() << "Inf mismatch at (" << i << "," << j << "): gpu " << gv << " ref " << rv;
         continue;
@@ -184,8 +186,12 @@ inline CloseStats expect_close(const GpuResult& g, const HostOutput& ref, const 
   const CloseStats stats{ref2 > 0 ? std::sqrt(err2 / ref2) : 0.0,
                          total > 0 ? static_cast<double>(equal) / static_cast<double>(total) : 0.0};
   if (out == DType::FP32) {
-    EXPECT_GT(ref2, 0.0) << "vacuous: reference is all zero";
-    EXPECT_LT(std::sqrt(err2 / ref2), 1e-5) << "relative Frobenius error";
+    // Outputs that are all infinite or NaN (huge scales overflow every row: seed 1849133436 of
+    // GpuGemm.ScalesOutsideTheExactRangeBehaveAsTheReference, 3 x 140 x 4096 with A scales
+    // anywhere in 0..254, session 12) leave no finite part for a relative error; they were
+    // compared exactly above. Only a reference with nothing but zeros is vacuous.
+    EXPECT_TRUE(ref2 > 0.0 || non_finite > 0) << "vacuous: reference is all zero";
+    if (ref2 > 0.0) EXPECT_LT(std::sqrt(err2 / ref2), 1e-5) << "relative Frobenius error";
   } else {
     const double n = static_cast<double>(total);
     EXPECT_GE(static_cast<double>(equal), 0.99 * n - 3.0 * std::sqrt(0.01 * n))
