@@ -2,9 +2,9 @@
 //
 // Output tiles are kBlockN weight rows x kMPad activation rows. With few tiles (small M) the
 // work is stream-K: the (tile, K stage) units in tile-major order are cut into `ctas`
-// contiguous ranges, of equal length (+-1), or of whole chunks of a tile's K (half or a
-// quarter of it, or all) where that keeps them nearly equal: the CTAs then stand at one,
-// two or four K offsets at a time and share the activation's lines in L2. A tile whose
+// contiguous ranges, of equal length (+-1), or of whole chunks of a tile's K (half of it, or
+// all) where that keeps them nearly equal: the CTAs then stand at one or two K offsets at a
+// time and share the activation's lines in L2. A tile whose
 // stages fall into several ranges is summed from the partials of those CTAs, always in CTA
 // order, so results do not depend on timing.
 //
@@ -54,7 +54,8 @@ struct StreamSchedule {
   bool split_reduce;   // partial tiles are summed by the reduction kernel, not by their last CTA
   // The stream-K ranges start and end on chunk boundaries: `chunks` chunks of `chunk` stages,
   // a whole number of them per tile (chunk == 1: plain stream-K). Whole halves keep the CTAs
-  // in K phase (set_phase_chunk below).
+  // in K phase (set_phase_chunk below). chunks is units / chunk, kept so that the kernel's
+  // range lookups need no extra 64-bit division.
   int chunk;
   std::int64_t chunks;
 
@@ -70,7 +71,6 @@ struct StreamSchedule {
   }
 
   // ---- the stream-K part: tile indices below are relative to dp_tiles --------------------
-  // The first unit of chunk h.
   // First unit of CTA c (c == ctas gives the end of the last range): chunks dealt evenly.
   MXGEMM_HOST_DEVICE std::int64_t begin(int c) const { return c * chunks / ctas * chunk; }
   // The CTA whose range holds unit u: the largest c whose first chunk is at or before u's.
