@@ -60,6 +60,16 @@ __device__ __forceinline__ std::uint32_t dequant_pair_bf16x2_mul(std::uint16_t p
   return out;
 }
 
+// Exact fp16x2 codes (fp8x2_to_f16x2) -> bf16x2 times the bf16x2 scale, as dequant_pair_bf16x2_mul.
+__device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul(std::uint32_t h2, std::uint32_t scale2) {
+  const float lo = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 & 0xFFFFu)));
+  const float hi = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 >> 16)));
+  std::uint32_t codes, out;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(codes) : "f"(hi), "f"(lo));
+  asm("mul.rn.bf16x2 %0, %1, %2;" : "=r"(out) : "r"(codes), "r"(scale2));
+  return out;
+}
+
 // Two E8M0 bytes (a pair, block 0 in the low byte) -> 2^(s-127) as bf16 in each 16-bit lane:
 // s << 7, with 0 -> 2^-127 (the bf16 subnormal 0x0040) and 0xFF -> NaN (0x7FC0). Lane
 // arithmetic cannot carry across lanes: every lane stays below 0x8040.

@@ -1,6 +1,6 @@
-// MXFP8 activation rows -> what the streaming kernel's TMA reads: bf16 values in the natural K
-// order (values form: every M > 16), or fp16 codes in the permuted order of the codes form
-// (M <= 16). A short launch ahead of the streaming kernel at small M; at large M it moves
+// MXFP8 activation rows -> what the streaming kernel's TMA reads: bf16 values (values form:
+// every M > 16) in the permuted K order of mainloop.cuh (or their own order, when asked), or
+// fp16 codes in the permuted order of the codes form (M <= 16). A short launch ahead of the streaming kernel at small M; at large M it moves
 // 3 bytes per activation element (1 read, 2 written) against 2N flops of GEMM, and it is
 // the whole of the time MXFP8 takes over weight-only there, so the values form is written to
 // run near copy bandwidth: every warp instruction reads 256 contiguous bytes or writes 512
@@ -48,7 +48,32 @@ constexpr int kChunksPerThread = 4;
 constexpr int kChunkElems = 8;
 constexpr int kCtaChunks = kThreads * kChunksPerThread;
 
-template <DType kElem>
+// The permuted K order of mainloop.cuh, for the four threads (a quad, q = thread % 4) that
+// hold the four 8-element chunks of one 32-block: thread q converted its physical codes
+// 8q..8q+7 into words w[p] (pair p = 2h + i: codes 8q + 4h + 2i, +1), whose logical place is
+// k = 16h + 8i + 2q, word q of logical chunk p. Transposing the quad's 4 x 4 words gives
+// thread q logical chunk q, to be stored where its physical chunk was read. Two butterfly
+// exchanges (partners q ^ 2, then q ^ 1), four shuffles.
+__device__ __forceinline__ void permute_quad(std::uint32_t (&w)[4], int q) {
+  const bool b1 = (q & 2) != 0, b0 = (q & 1) != 0;
+  // Keep the pairs whose bit 1 is q's, send the others: then k* = w_q[2 b1 + *] and
+  // r* = w_{q^2}[2 b1 + *].
+  const std::uint32_t k0 = b1 ? w[2] : w[0], k1 = b1 ? w[3] : w[1];
+  const std::uint32_t r0 = __shfl_xor_sync(0xFFFFFFFFu, b1 ? w[0] : w[2], 2);
+  const std::uint32_t r1 = __shfl_xor_sync(0xFFFFFFFFu, b1 ? w[1] : w[3], 2);
+  // Keep pair q, send pair q ^ 1: u0 = w_{q^1}[q], u1 = w_{q^3}[q].
+  const std::uint32_t own_k = b0 ? k1 : k0, own_r = b0 ? r1 : r0;
+  const std::uint32_t u0 = __shfl_xor_sync(0xFFFFFFFFu, b0 ? k0 : k1, 1);
+  const std::uint32_t u1 = __shfl_xor_sync(0xFFFFFFFFu, b0 ? r0 : r1, 1);
+  // Word r of the chunk is w_r[q]: own_k, u0, own_r or u1 as r ^ q is 0, 1, 2 or 3.
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    const bool d1 = ((r & 2) != 0) != b1, d0 = ((r & 1) != 0) != b0;
+    w[r] = d1 ? (d0 ? u1 : own_r) : (d0 ? u0 : own_k);
+  }
+}
+
+template <DType kElem, bool kPermuted>
 __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_values_prepass_kernel(const PrepassParams p) {
   ptx::griddepcontrol_launch_dependents();
   const int row = static_cast<int>(blockIdx.y);
@@ -70,15 +95,18 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_values_pre
   bool exact = false;
 #pragma unroll
   for (int j = 0; j < kChunksPerThread; ++j) {
+    // Chunks past the row are converted too (zero codes, scale 1) but not stored: the
+    // permutation's shuffles need every thread of the warp.
     const std::uint32_t col = (first + j * kThreads) * kChunkElems;
-    if (col >= row_elems) break;  // columns grow with j
-    exact |= needs_exact_path<kElem>(scale_byte[j], code_magnitudes(codes[j].x | codes[j].y));
+    const bool in_row = col < row_elems;
+    exact |= in_row && needs_exact_path<kElem>(scale_byte[j], code_magnitudes(codes[j].x | codes[j].y));
     const float scale = cuda::e8m0_to_float(scale_byte[j]);
-    *reinterpret_cast<uint4*>(dst + col) =
-        make_uint4(cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].x, 0), scale),
-                   cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].x, 1), scale),
-                   cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].y, 0), scale),
-                   cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].y, 1), scale));
+    std::uint32_t w[4] = {cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].x, 0), scale),
+                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].x, 1), scale),
+                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].y, 0), scale),
+                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].y, 1), scale)};
+    if constexpr (kPermuted) permute_quad(w, static_cast<int>(threadIdx.x & 3));
+    if (in_row) *reinterpret_cast<uint4*>(dst + col) = make_uint4(w[0], w[1], w[2], w[3]);
   }
   // Rows only ever gain the mark within a launch; threads race to write the same value.
   if (exact) p.exact_rows[row] = p.generation;
@@ -166,7 +194,7 @@ namespace {
 template <bool kCodes>
 void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
                        std::int64_t out_stride, float* scales_out, std::int64_t scales_stride,
-                       const ExactRowMarks& marks, cudaStream_t stream) {
+                       const ExactRowMarks& marks, bool permuted, cudaStream_t stream) {
   PrepassParams p{};
   p.a = static_cast<const std::uint8_t*>(a.data.data);
   p.a_stride = a.data.row_stride;
@@ -200,8 +228,11 @@ void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t 
       part.out = out + r * out_stride;
       part.exact_rows = marks.rows + r;
       const dim3 grid(static_cast<unsigned>(ceil_div(row_chunks, kCtaChunks)), static_cast<unsigned>(part.m));
-      if (e4m3) activation_values_prepass_kernel<DType::E4M3><<<grid, kThreads, 0, stream>>>(part);
-      else activation_values_prepass_kernel<DType::E5M2><<<grid, kThreads, 0, stream>>>(part);
+      void (*kernel)(PrepassParams) = e4m3 ? (permuted ? &activation_values_prepass_kernel<DType::E4M3, true>
+                                                         : &activation_values_prepass_kernel<DType::E4M3, false>)
+                                            : (permuted ? &activation_values_prepass_kernel<DType::E5M2, true>
+                                                        : &activation_values_prepass_kernel<DType::E5M2, false>);
+      kernel<<<grid, kThreads, 0, stream>>>(part);
     }
   }
   MXGEMM_CUDA_CHECK(cudaGetLastError());
@@ -210,14 +241,15 @@ void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t 
 }  // namespace
 
 void launch_activation_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
-                               std::int64_t out_stride, const ExactRowMarks& marks, cudaStream_t stream) {
-  launch_mx_prepass<false>(a, row0, rows, out, out_stride, nullptr, 0, marks, stream);
+                               std::int64_t out_stride, const ExactRowMarks& marks, bool permuted,
+                               cudaStream_t stream) {
+  launch_mx_prepass<false>(a, row0, rows, out, out_stride, nullptr, 0, marks, permuted, stream);
 }
 
 void launch_activation_codes_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows,
                                      std::uint16_t* out, std::int64_t out_stride, float* scales,
                                      std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream) {
-  launch_mx_prepass<true>(a, row0, rows, out, out_stride, scales, scales_stride, marks, stream);
+  launch_mx_prepass<true>(a, row0, rows, out, out_stride, scales, scales_stride, marks, /*permuted=*/true, stream);
 }
 
 }  // namespace mxgemm::sm90

@@ -185,6 +185,42 @@ __device__ __forceinline__ void load_fragment(const std::uint8_t* src, int row, 
       frag);
 }
 
+// The permuted fragment's byte offsets in a stage, [half][blk] (fragment_row_bytes), computed
+// once per thread and pinned.
+struct PermutedFragmentOffsets {
+  int offset[2][2];
+  __device__ __forceinline__ PermutedFragmentOffsets(int row, int q) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+#pragma unroll
+      for (int blk = 0; blk < 2; ++blk) {
+        offset[half][blk] = sw64_offset(row + 8 * half, 2 * blk + (q >> 1)) + ((q & 1) << 3);
+        ptx::keep_in_register(offset[half][blk]);
+      }
+  }
+};
+
+// The fragment in the permuted K order as exact bf16 values code * scale, the scales as bf16
+// in both halves of a word (fragment_scales_bf16): four 8-byte loads a stage where the
+// natural order takes sixteen 2-byte ones.
+template <DType kElem>
+__device__ __forceinline__ void load_fragment_permuted(const std::uint8_t* stage, const PermutedFragmentOffsets& at,
+                                                       const std::uint32_t (&scale2)[2][2],
+                                                       std::uint32_t (&frag)[kK16PerStage][4]) {
+#pragma unroll
+  for (int blk = 0; blk < 2; ++blk) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const uint2 v = *reinterpret_cast<const uint2*>(stage + at.offset[half][blk]);
+      const std::uint32_t s = scale2[half][blk];
+      frag[2 * blk][half] = cuda::f16x2_codes_to_bf16x2_mul(cuda::fp8x2_to_f16x2_half<kElem, 0>(v.x), s);
+      frag[2 * blk][2 + half] = cuda::f16x2_codes_to_bf16x2_mul(cuda::fp8x2_to_f16x2_half<kElem, 1>(v.x), s);
+      frag[2 * blk + 1][half] = cuda::f16x2_codes_to_bf16x2_mul(cuda::fp8x2_to_f16x2_half<kElem, 0>(v.y), s);
+      frag[2 * blk + 1][2 + half] = cuda::f16x2_codes_to_bf16x2_mul(cuda::fp8x2_to_f16x2_half<kElem, 1>(v.y), s);
+    }
+  }
+}
+
 // The fragment as fp16 codes, the block scales left to the caller. Each pair is converted
 // from its half of the loaded word in place (F2FP on R.H1, as the skinny kernel does), not
 // after a shift: 8 instructions fewer a stage than byte_pair.

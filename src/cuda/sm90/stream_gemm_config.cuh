@@ -11,8 +11,10 @@ struct StreamGemmConfig {
   // Activation rows per CTA, padded: the N of the m64nNk16 wgmma (D^T = W x X^T).
   static constexpr int kMPad = kMPad_;
   // How the operands reach the tensor cores.
-  //  false: bf16 values in the natural K order: the caller's bf16 activation read in place by
-  //         TMA (weight-only), or an MXFP8 activation dequantized by a pre-pass. The weight
+  //  false: bf16 values: the caller's bf16 activation read in place by TMA (weight-only, the
+  //         natural K order), or an MXFP8 activation dequantized by a pre-pass into the
+  //         permuted K order of mainloop.cuh (the kernel's kPermutedX: the weight fragment
+  //         then takes four 8-byte loads a stage instead of sixteen 2-byte ones). The weight
   //         is dequantized (code * scale) into the bf16 fragment; a stage pair is summed per
   //         promotion.
   //  true:  fp16 codes in the permuted K order of mainloop.cuh, written by a pre-pass.

@@ -40,6 +40,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -71,8 +72,11 @@ struct alignas(1024) StreamGemmSmem {
 };
 
 // tma_sx: the codes form's activation block scales (fp32 rows of kMPad per 32-block);
-// unused in the values form.
-template <int kMPad, DType kElemW, bool kCodes>
+// unused in the values form. kPermutedX (values form): the activation's K order inside each
+// 32-block is the permuted one of mainloop.cuh (an MXFP8 activation's pre-pass writes it so),
+// and the weight fragment is read in the same order, in four 8-byte loads a stage instead of
+// sixteen 2-byte ones.
+template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX = false>
 __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     stream_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_w,
                             const __grid_constant__ CUtensorMap tma_x,
@@ -85,6 +89,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   static_assert(Mma::kAccRegs == Cfg::kAccRegs, "accumulator size mismatch");
   static_assert(sizeof(Smem) + 1023 <= Cfg::kSmemBytes,
                 "the smem layout plus alignment slack must fit the dynamic allocation");
+  static_assert(offsetof(Smem, x) % 1024 == 0 && offsetof(Smem, scales) % 128 == 0 && offsetof(Smem, sx) % 128 == 0,
+                "swizzled tiles start on 1024 bytes, every TMA destination on 128 (an unaligned TMA "
+                "destination faults at run time: misaligned address)");
   extern __shared__ std::uint8_t smem_raw[];
   auto& smem = ptx::aligned_dynamic_smem<Smem>(smem_raw);
   const int lane = threadIdx.x & 31;
@@ -200,7 +207,14 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   auto stage_x_desc = [&](int stage) {
     return x_desc0 + static_cast<std::uint64_t>(stage) * (Cfg::kStageBytesX >> 4);
   };
-  const NaturalFragmentOffsets frag_at(w_row, q);  // within a stage's 64B-swizzled weight tile
+  static_assert(!(kCodes && kPermutedX), "the codes form is always permuted");
+  // Within a stage's 64B-swizzled weight tile, for either K order.
+  const NaturalFragmentOffsets frag_at(w_row, q);
+  const PermutedFragmentOffsets perm_at(w_row, q);
+  auto load_values_fragment = [&](int stage, const std::uint32_t (&sw)[2][2], std::uint32_t (&frag)[kK16PerStage][4]) {
+    if constexpr (kPermutedX) load_fragment_permuted<kElemW>(smem.w[stage], perm_at, sw, frag);
+    else load_fragment_natural<kElemW>(smem.w[stage], frag_at, sw, frag);
+  };
 
   // ---- values form ------------------------------------------------------------------------
   float partial[Cfg::kAccRegs];  // wgmma accumulator of the current promotion group
@@ -246,7 +260,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
           if (i % Cfg::kStagesPerPromotion == 0) promote();
           release_previous_stage();
         }
-        load_fragment_natural<kElemW>(smem.w[st.index], frag_at, sw, frag);
+        load_values_fragment(st.index, sw, frag);
         issue_values(frag, i % Cfg::kStagesPerPromotion == 0);
         st.advance();
       }
@@ -260,7 +274,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         ptx::mbarrier_wait(&smem.full[st.index], st.phase);
         std::uint32_t sw[2][2];
         weight_scales_bf16(st.index, ks, sw);
-        load_fragment_natural<kElemW>(smem.w[st.index], frag_at, sw, frag[buf]);
+        load_values_fragment(st.index, sw, frag[buf]);
         const bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
         if (fresh && i > 0) {
           ptx::wgmma_wait<0>();

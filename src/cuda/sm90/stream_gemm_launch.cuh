@@ -10,11 +10,11 @@
 
 namespace mxgemm::sm90 {
 
-template <int kMPad, DType kElemW, bool kCodes>
+template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX>
 void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                             const StreamGemmParams& p, cudaStream_t stream) {
   using Cfg = StreamGemmConfig<kMPad, kCodes>;
-  auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW, kCodes>;
+  auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW, kCodes, kPermutedX>;
   // Once per device and instantiation (the attribute is per device).
   static std::atomic<std::uint64_t> configured{0};
   cuda::once_per_device(configured, [&] {
@@ -53,13 +53,13 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
   MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, &stream_reduce_sm90_kernel<kMPad, kCodes>, p));
 }
 
-template <int kMPad, bool kCodes>
+template <int kMPad, bool kCodes, bool kPermutedX>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                           const StreamGemmParams& p, DType w_dtype, cudaStream_t stream) {
   if (w_dtype == DType::E4M3)
-    launch_stream_instance<kMPad, DType::E4M3, kCodes>(tma_w, tma_x, tma_sx, p, stream);
+    launch_stream_instance<kMPad, DType::E4M3, kCodes, kPermutedX>(tma_w, tma_x, tma_sx, p, stream);
   else
-    launch_stream_instance<kMPad, DType::E5M2, kCodes>(tma_w, tma_x, tma_sx, p, stream);
+    launch_stream_instance<kMPad, DType::E5M2, kCodes, kPermutedX>(tma_w, tma_x, tma_sx, p, stream);
 }
 
 }  // namespace mxgemm::sm90

@@ -56,7 +56,7 @@ unsigned int next_exact_generation() {
 // the permuted order with their fp32 block scales in sx[blk * sx_stride + row] (the codes
 // form, kCodes); an MXFP8 activation's pre-pass also marks the rows that need the exact
 // path (marks). Not called when the launch reads its activation in place (x_direct).
-template <int kMPad, bool kCodes, typename Prepass>
+template <int kMPad, bool kCodes, bool kPermutedX = false, typename Prepass>
 void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass,
                    cudaStream_t stream) {
   using Cfg = StreamGemmConfig<kMPad, kCodes>;
@@ -129,7 +129,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
       kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{p.m} * 4, kMPad * 4, 2, kMPad * 4,
                                            CU_TENSOR_MAP_SWIZZLE_NONE)
              : tma_x;
-  launch_stream_kernel<kMPad, kCodes>(tma_w, tma_x, tma_sx, p, b.data.dtype, stream);
+  launch_stream_kernel<kMPad, kCodes, kPermutedX>(tma_w, tma_x, tma_sx, p, b.data.dtype, stream);
 }
 
 // 256-row tiles run the whole K in one wgmma accumulator, with no promotion (their
@@ -142,17 +142,25 @@ bool wide_tiles_accurate(DType out, std::int64_t k) { return k <= (out == DType:
 
 // mx_activation: the activation is MXFP8 (codes and scales), so up to 16 rows take the codes
 // form (8-wide for up to 8 rows: half the promotion work); more rows, and BF16 activations
-// (weight-only), are values, in tiles of up to 256 rows.
+// (weight-only), are values, in tiles of up to 256 rows. An MXFP8 activation's values are
+// written by its pre-pass in the permuted K order (kPermutedX), a BF16 one is read as it is.
+template <bool kPermutedX, typename Prepass>
+void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream) {
+  if (l.m <= 32) launch_padded<32, false, kPermutedX>(l, b, prepass, stream);
+  else if (l.m <= 64) launch_padded<64, false, kPermutedX>(l, b, prepass, stream);
+  else if (l.m <= 128 || !wide_tiles_accurate(l.d.dtype, b.data.cols))
+    launch_padded<128, false, kPermutedX>(l, b, prepass, stream);
+  else launch_padded<256, false, kPermutedX>(l, b, prepass, stream);
+}
+
 template <typename Prepass>
 void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activation, const Prepass& prepass,
                  cudaStream_t stream) {
   if (l.m <= 8 && mx_activation) launch_padded<8, true>(l, b, prepass, stream);
   else if (l.m <= 16 && mx_activation) launch_padded<16, true>(l, b, prepass, stream);
   else if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
-  else if (l.m <= 32) launch_padded<32, false>(l, b, prepass, stream);
-  else if (l.m <= 64) launch_padded<64, false>(l, b, prepass, stream);
-  else if (l.m <= 128 || !wide_tiles_accurate(l.d.dtype, b.data.cols)) launch_padded<128, false>(l, b, prepass, stream);
-  else launch_padded<256, false>(l, b, prepass, stream);
+  else if (mx_activation) launch_values<true>(l, b, prepass, stream);
+  else launch_values<false>(l, b, prepass, stream);
 }
 
 // Calls launch(row0, rows) for consecutive row ranges covering `m` rows whose 16-bit
@@ -185,7 +193,7 @@ void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const 
                   if (sx != nullptr)
                     launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, marks, stream);
                   else
-                    launch_activation_prepass(a, row0, rows, x, x_stride, marks, stream);
+                    launch_activation_prepass(a, row0, rows, x, x_stride, marks, /*permuted=*/true, stream);
                 },
                 stream);
   });

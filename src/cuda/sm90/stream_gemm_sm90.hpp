@@ -20,9 +20,10 @@ void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const 
 void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
                                const ConstMatrixView* bias, const MatrixView& d, cudaStream_t stream);
 
-// One instantiation per padded width and activation form (stream_gemm_config.cuh: kCodes),
-// each in its own translation unit (stream_gemm_m*.cu). tma_sx is read in the codes form only.
-template <int kMPad, bool kCodes>
+// One instantiation per padded width and activation form (stream_gemm_config.cuh: kCodes;
+// kPermutedX: values in the permuted K order, stream_gemm_kernel.cuh), each width in its own
+// translation unit (stream_gemm_m*.cu). tma_sx is read in the codes form only.
+template <int kMPad, bool kCodes, bool kPermutedX = false>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                           const StreamGemmParams& p, DType w_dtype, cudaStream_t stream);
 
