@@ -208,11 +208,12 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     return x_desc0 + static_cast<std::uint64_t>(stage) * (Cfg::kStageBytesX >> 4);
   };
   static_assert(!(kCodes && kPermutedX), "the codes form is always permuted");
-  // Within a stage's 64B-swizzled weight tile, for either K order.
-  const NaturalFragmentOffsets frag_at(w_row, q);
-  const PermutedFragmentOffsets perm_at(w_row, q);
+  // Within a stage's 64B-swizzled weight tile, in the activation's K order (only those
+  // offsets are built: each is pinned in a register).
+  using FragmentOffsets = std::conditional_t<kPermutedX, PermutedFragmentOffsets, NaturalFragmentOffsets>;
+  const FragmentOffsets frag_at(w_row, q);
   auto load_values_fragment = [&](int stage, const std::uint32_t (&sw)[2][2], std::uint32_t (&frag)[kK16PerStage][4]) {
-    if constexpr (kPermutedX) load_fragment_permuted<kElemW>(smem.w[stage], perm_at, sw, frag);
+    if constexpr (kPermutedX) load_fragment_permuted<kElemW>(smem.w[stage], frag_at, sw, frag);
     else load_fragment_natural<kElemW>(smem.w[stage], frag_at, sw, frag);
   };
 
