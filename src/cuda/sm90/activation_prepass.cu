@@ -1,6 +1,6 @@
 // MXFP8 activation rows -> what the streaming kernel's TMA reads: bf16 values (values form:
-// every M > 16) in the permuted K order of mainloop.cuh (or their own order, when asked), or
-// fp16 codes in the permuted order of the codes form (M <= 16). A short launch ahead of the streaming kernel at small M; at large M it moves
+// every M > 16) or fp16 codes (codes form, M <= 16), both in the permuted K order of
+// mainloop.cuh. A short launch ahead of the streaming kernel at small M; at large M it moves
 // 3 bytes per activation element (1 read, 2 written) against 2N flops of GEMM, and it is
 // the whole of the time MXFP8 takes over weight-only there, so the values form is written to
 // run near copy bandwidth: every warp instruction reads 256 contiguous bytes or writes 512
@@ -73,7 +73,7 @@ __device__ __forceinline__ void permute_quad(std::uint32_t (&w)[4], int q) {
   }
 }
 
-template <DType kElem, bool kPermuted>
+template <DType kElem>
 __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_values_prepass_kernel(const PrepassParams p) {
   ptx::griddepcontrol_launch_dependents();
   const int row = static_cast<int>(blockIdx.y);
@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_values_pre
                           cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].x, 1), scale),
                           cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].y, 0), scale),
                           cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].y, 1), scale)};
-    if constexpr (kPermuted) permute_quad(w, static_cast<int>(threadIdx.x & 3));
+    permute_quad(w, static_cast<int>(threadIdx.x & 3));
     if (in_row) *reinterpret_cast<uint4*>(dst + col) = make_uint4(w[0], w[1], w[2], w[3]);
   }
   // Rows only ever gain the mark within a launch; threads race to write the same value.
@@ -194,7 +194,7 @@ namespace {
 template <bool kCodes>
 void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
                        std::int64_t out_stride, float* scales_out, std::int64_t scales_stride,
-                       const ExactRowMarks& marks, bool permuted, cudaStream_t stream) {
+                       const ExactRowMarks& marks, cudaStream_t stream) {
   PrepassParams p{};
   p.a = static_cast<const std::uint8_t*>(a.data.data);
   p.a_stride = a.data.row_stride;
@@ -228,11 +228,8 @@ void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t 
       part.out = out + r * out_stride;
       part.exact_rows = marks.rows + r;
       const dim3 grid(static_cast<unsigned>(ceil_div(row_chunks, kCtaChunks)), static_cast<unsigned>(part.m));
-      void (*kernel)(PrepassParams) = e4m3 ? (permuted ? &activation_values_prepass_kernel<DType::E4M3, true>
-                                                         : &activation_values_prepass_kernel<DType::E4M3, false>)
-                                            : (permuted ? &activation_values_prepass_kernel<DType::E5M2, true>
-                                                        : &activation_values_prepass_kernel<DType::E5M2, false>);
-      kernel<<<grid, kThreads, 0, stream>>>(part);
+      if (e4m3) activation_values_prepass_kernel<DType::E4M3><<<grid, kThreads, 0, stream>>>(part);
+      else activation_values_prepass_kernel<DType::E5M2><<<grid, kThreads, 0, stream>>>(part);
     }
   }
   MXGEMM_CUDA_CHECK(cudaGetLastError());
@@ -241,15 +238,14 @@ void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t 
 }  // namespace
 
 void launch_activation_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
-                               std::int64_t out_stride, const ExactRowMarks& marks, bool permuted,
-                               cudaStream_t stream) {
-  launch_mx_prepass<false>(a, row0, rows, out, out_stride, nullptr, 0, marks, permuted, stream);
+                               std::int64_t out_stride, const ExactRowMarks& marks, cudaStream_t stream) {
+  launch_mx_prepass<false>(a, row0, rows, out, out_stride, nullptr, 0, marks, stream);
 }
 
 void launch_activation_codes_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows,
                                      std::uint16_t* out, std::int64_t out_stride, float* scales,
                                      std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream) {
-  launch_mx_prepass<true>(a, row0, rows, out, out_stride, scales, scales_stride, marks, /*permuted=*/true, stream);
+  launch_mx_prepass<true>(a, row0, rows, out, out_stride, scales, scales_stride, marks, stream);
 }
 
 }  // namespace mxgemm::sm90

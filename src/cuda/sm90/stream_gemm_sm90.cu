@@ -193,7 +193,7 @@ void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const 
                   if (sx != nullptr)
                     launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, marks, stream);
                   else
-                    launch_activation_prepass(a, row0, rows, x, x_stride, marks, /*permuted=*/true, stream);
+                    launch_activation_prepass(a, row0, rows, x, x_stride, marks, stream);
                 },
                 stream);
   });
