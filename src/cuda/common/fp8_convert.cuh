@@ -49,9 +49,9 @@ __device__ __forceinline__ std::uint32_t dequant_pair_bf16x2(std::uint16_t pair,
 // The same bf16x2 by a bf16 multiply: codes -> fp16x2 -> bf16x2 (exact), then times the scale
 // as bf16x2 (both halves 2^(s-127); e8m0_pair_to_bf16x2). One rounding of the exact product,
 // as above, in one instruction fewer (the hot loop of the streaming kernel's values form).
-template <DType kElem>
-__device__ __forceinline__ std::uint32_t dequant_pair_bf16x2_mul(std::uint16_t pair, std::uint32_t scale2) {
-  const std::uint32_t h2 = fp8x2_to_f16x2<kElem>(pair);
+// f16x2_codes_to_bf16x2_mul is its second half, for codes already converted to fp16x2
+// (fp8x2_to_f16x2_half: the permuted fragment).
+__device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul(std::uint32_t h2, std::uint32_t scale2) {
   const float lo = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 & 0xFFFFu)));
   const float hi = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 >> 16)));
   std::uint32_t codes, out;
@@ -60,14 +60,9 @@ __device__ __forceinline__ std::uint32_t dequant_pair_bf16x2_mul(std::uint16_t p
   return out;
 }
 
-// Exact fp16x2 codes (fp8x2_to_f16x2) -> bf16x2 times the bf16x2 scale, as dequant_pair_bf16x2_mul.
-__device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul(std::uint32_t h2, std::uint32_t scale2) {
-  const float lo = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 & 0xFFFFu)));
-  const float hi = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 >> 16)));
-  std::uint32_t codes, out;
-  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(codes) : "f"(hi), "f"(lo));
-  asm("mul.rn.bf16x2 %0, %1, %2;" : "=r"(out) : "r"(codes), "r"(scale2));
-  return out;
+template <DType kElem>
+__device__ __forceinline__ std::uint32_t dequant_pair_bf16x2_mul(std::uint16_t pair, std::uint32_t scale2) {
+  return f16x2_codes_to_bf16x2_mul(fp8x2_to_f16x2<kElem>(pair), scale2);
 }
 
 // Two E8M0 bytes (a pair, block 0 in the low byte) -> 2^(s-127) as bf16 in each 16-bit lane:
