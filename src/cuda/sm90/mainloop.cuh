@@ -142,11 +142,28 @@ __device__ __forceinline__ void codes_block_permuted(const std::uint32_t (&w)[8]
   convert_block_permuted(w, [](std::uint16_t pair) { return cuda::fp8x2_to_f16x2<kElem>(pair); }, out);
 }
 
-// The 8 physical bytes of scale block blk (0, 1) that lane quad q reads of row `row` of a
-// stage's 64B-swizzled fp8 tile: exactly its register-A slots of the block's two k16 steps
-// (the K permutation above).
+// Where the 8 physical bytes of scale block blk (0, 1) that lane quad q reads of row `row`
+// lie in a stage's 64B-swizzled fp8 tile: exactly its register-A slots of the block's two
+// k16 steps (the K permutation above).
+__device__ __forceinline__ int fragment_row_offset(int row, int blk, int q) {
+  return sw64_offset(row, 2 * blk + (q >> 1)) + ((q & 1) << 3);
+}
 __device__ __forceinline__ uint2 fragment_row_bytes(const std::uint8_t* src, int row, int blk, int q) {
-  return *reinterpret_cast<const uint2*>(src + sw64_offset(row, 2 * blk + (q >> 1)) + ((q & 1) << 3));
+  return *reinterpret_cast<const uint2*>(src + fragment_row_offset(row, blk, q));
+}
+
+// The four register-A slots that one row's 8 bytes (v) of scale block blk fill: frag[k16][half]
+// and frag[k16][2 + half] of the block's two k16 steps. convert(word, pair, blk, half) as in
+// load_fragment_with below.
+template <typename Convert>
+__device__ __forceinline__ void fill_fragment_slots(uint2 v, int blk, int half, Convert& convert,
+                                                    std::uint32_t (&frag)[kK16PerStage][4]) {
+  using Low = std::integral_constant<int, 0>;
+  using High = std::integral_constant<int, 1>;
+  frag[2 * blk][half] = convert(v.x, Low{}, blk, half);
+  frag[2 * blk][2 + half] = convert(v.x, High{}, blk, half);
+  frag[2 * blk + 1][half] = convert(v.y, Low{}, blk, half);
+  frag[2 * blk + 1][2 + half] = convert(v.y, High{}, blk, half);
 }
 
 // Loads this thread's register-A fragment of one stage from a 64B-swizzled fp8 tile: rows
@@ -157,18 +174,11 @@ __device__ __forceinline__ uint2 fragment_row_bytes(const std::uint8_t* src, int
 template <typename Convert>
 __device__ __forceinline__ void load_fragment_with(const std::uint8_t* src, int row, int q, Convert convert,
                                                    std::uint32_t (&frag)[kK16PerStage][4]) {
-  using Low = std::integral_constant<int, 0>;
-  using High = std::integral_constant<int, 1>;
 #pragma unroll
   for (int blk = 0; blk < 2; ++blk) {
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {  // half 0: row r, half 1: row r + 8
-      const uint2 v = fragment_row_bytes(src, row + 8 * half, blk, q);
-      frag[2 * blk][half] = convert(v.x, Low{}, blk, half);
-      frag[2 * blk][2 + half] = convert(v.x, High{}, blk, half);
-      frag[2 * blk + 1][half] = convert(v.y, Low{}, blk, half);
-      frag[2 * blk + 1][2 + half] = convert(v.y, High{}, blk, half);
-    }
+    for (int half = 0; half < 2; ++half)  // half 0: row r, half 1: row r + 8
+      fill_fragment_slots(fragment_row_bytes(src, row + 8 * half, blk, q), blk, half, convert, frag);
   }
 }
 
@@ -194,7 +204,7 @@ struct PermutedFragmentOffsets {
     for (int half = 0; half < 2; ++half)
 #pragma unroll
       for (int blk = 0; blk < 2; ++blk) {
-        offset[half][blk] = sw64_offset(row + 8 * half, 2 * blk + (q >> 1)) + ((q & 1) << 3);
+        offset[half][blk] = fragment_row_offset(row + 8 * half, blk, q);
         ptx::keep_in_register(offset[half][blk]);
       }
   }
@@ -207,17 +217,15 @@ template <DType kElem>
 __device__ __forceinline__ void load_fragment_permuted(const std::uint8_t* stage, const PermutedFragmentOffsets& at,
                                                        const std::uint32_t (&scale2)[2][2],
                                                        std::uint32_t (&frag)[kK16PerStage][4]) {
+  auto convert = [&](std::uint32_t word, auto pair, int blk, int half) {
+    return cuda::f16x2_codes_to_bf16x2_mul(cuda::fp8x2_to_f16x2_half<kElem, decltype(pair)::value>(word),
+                                           scale2[half][blk]);
+  };
 #pragma unroll
   for (int blk = 0; blk < 2; ++blk) {
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const uint2 v = *reinterpret_cast<const uint2*>(stage + at.offset[half][blk]);
-      const std::uint32_t s = scale2[half][blk];
-      frag[2 * blk][half] = cuda::f16x2_codes_to_bf16x2_mul(cuda::fp8x2_to_f16x2_half<kElem, 0>(v.x), s);
-      frag[2 * blk][2 + half] = cuda::f16x2_codes_to_bf16x2_mul(cuda::fp8x2_to_f16x2_half<kElem, 1>(v.x), s);
-      frag[2 * blk + 1][half] = cuda::f16x2_codes_to_bf16x2_mul(cuda::fp8x2_to_f16x2_half<kElem, 0>(v.y), s);
-      frag[2 * blk + 1][2 + half] = cuda::f16x2_codes_to_bf16x2_mul(cuda::fp8x2_to_f16x2_half<kElem, 1>(v.y), s);
-    }
+    for (int half = 0; half < 2; ++half)
+      fill_fragment_slots(*reinterpret_cast<const uint2*>(stage + at.offset[half][blk]), blk, half, convert, frag);
   }
 }
 

@@ -52,10 +52,11 @@ unsigned int next_exact_generation() {
 }
 
 // prepass(x, kp, sx, sx_stride, marks) writes the launch's m activation rows into x (row
-// stride kp): as bf16 values in the natural K order when sx is null, else as fp16 codes in
-// the permuted order with their fp32 block scales in sx[blk * sx_stride + row] (the codes
-// form, kCodes); an MXFP8 activation's pre-pass also marks the rows that need the exact
-// path (marks). Not called when the launch reads its activation in place (x_direct).
+// stride kp): as bf16 values when sx is null (an MXFP8 activation's in the permuted K order,
+// kPermutedX; a copied BF16 one in its own), else as fp16 codes in the permuted order with
+// their fp32 block scales in sx[blk * sx_stride + row] (the codes form, kCodes); an MXFP8
+// activation's pre-pass also marks the rows that need the exact path (marks). Not called
+// when the launch reads its activation in place (x_direct).
 template <int kMPad, bool kCodes, bool kPermutedX = false, typename Prepass>
 void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass,
                    cudaStream_t stream) {
