@@ -57,10 +57,11 @@ TEST(StreamSchedule, SplitsCoverEveryUnitOnce) {
 // Walks every CTA's work items as the kernel does: each (tile, stage) exactly once, tiles
 // mapped to distinct (m, n) inside the grid, whole tiles only in the data-parallel part, no
 // CTA with more items than max_items_per_cta() (the size of its exact-path list).
-void check_walk(int tiles_m, int tiles_n, int k_stages, int sms) {
+void check_walk(int tiles_m, int tiles_n, int k_stages, int sms, bool interleave = false) {
   SCOPED_TRACE(testing::Message() << tiles_m << " x " << tiles_n << " tiles x " << k_stages << " stages, " << sms
-                                  << " SMs");
-  const StreamSchedule s = StreamSchedule::make(tiles_m, tiles_n, k_stages, sms);
+                                  << " SMs" << (interleave ? ", halves interleaved" : ""));
+  StreamSchedule s = StreamSchedule::make(tiles_m, tiles_n, k_stages, sms);
+  if (interleave) s.interleave_halves();
   const int tiles = tiles_m * tiles_n;
   if (tiles >= 2 * sms) {
     // Either every tile whole (last wave at least 90% full) or whole waves and a stream-K
@@ -79,7 +80,7 @@ void check_walk(int tiles_m, int tiles_n, int k_stages, int sms) {
   std::vector<int> covered(static_cast<std::size_t>(tiles) * k_stages, 0);
   for (int c = 0; c < s.ctas; ++c) {
     int items = 0;  // the kernel lists up to max_items_per_cta() exact-path tiles per CTA
-    for_each_work(s, c, s.ctas, [&](const StreamWork& w) {
+    for_each_work<true>(s, c, s.ctas, [&](const StreamWork& w) {
       ++items;
       ASSERT_GE(w.tile, 0);
       ASSERT_LT(w.tile, tiles);
@@ -90,7 +91,17 @@ void check_walk(int tiles_m, int tiles_n, int k_stages, int sms) {
       } else {
         EXPECT_EQ(w.stream_tile, w.tile - s.dp_tiles);
       }
-      for (int ks = w.ks0; ks < w.ks_end; ++ks) ++covered[static_cast<std::size_t>(w.tile) * k_stages + ks];
+      // Interleaved halves: every other stage of the whole K, from 0 or 1, for the CTA that
+      // the tile's first or second half belongs to (the fixup's bookkeeping is by halves).
+      ASSERT_TRUE(w.step == 1 || (s.interleaved && w.step == 2)) << "step " << w.step;
+      if (w.step == 2) {
+        EXPECT_EQ(w.ks_end, k_stages);
+        EXPECT_EQ(s.cta_of_unit(static_cast<std::int64_t>(w.stream_tile) * k_stages + w.ks0 * s.chunk), c);
+      }
+      int stages = 0;
+      for (int ks = w.ks0; ks < w.ks_end; ks += w.step, ++stages)
+        ++covered[static_cast<std::size_t>(w.tile) * k_stages + ks];
+      EXPECT_EQ(stages, w.stages());
     });
     EXPECT_LE(items, s.max_items_per_cta()) << "CTA " << c;
   }
@@ -110,7 +121,29 @@ TEST(StreamSchedule, WavesThenStreamKCoverEveryTileOnce) {
   for (int sms : {1, 7, 132})
     for (int tiles_m : {1, 2, 17, 64})
       for (int tiles_n : {1, 5, 16, 33, 64})
-        for (int k_stages : {1, 3, 17, 128}) check_walk(tiles_m, tiles_n, k_stages, sms);
+        for (int k_stages : {1, 3, 17, 128})
+          for (bool interleave : {false, true}) check_walk(tiles_m, tiles_n, k_stages, sms, interleave);
+}
+
+// Halves of a tile's K (64 tiles on 132 SMs: 128 CTAs) run interleaved: stages 0, 2, ... and
+// 1, 3, ...; other schedules are unchanged by interleave_halves().
+TEST(StreamSchedule, HalvesInterleaveTheirStages) {
+  StreamSchedule s = StreamSchedule::make(1, 64, 128, 132);
+  ASSERT_EQ(s.chunk, 64);
+  s.interleave_halves();
+  EXPECT_TRUE(s.interleaved);
+  std::vector<StreamWork> items;
+  for_each_work<true>(s, 5, s.ctas, [&](const StreamWork& w) { items.push_back(w); });
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].tile, 2);
+  EXPECT_EQ(items[0].ks0, 1);
+  EXPECT_EQ(items[0].ks_end, 128);
+  EXPECT_EQ(items[0].step, 2);
+  EXPECT_EQ(items[0].stages(), 64);
+  EXPECT_FALSE(items[0].whole(128));
+  StreamSchedule whole = StreamSchedule::make(2, 64, 128, 132);  // 128 tiles: one whole tile a CTA
+  whole.interleave_halves();
+  EXPECT_FALSE(whole.interleaved);
 }
 
 // A last wave at least 90% full is dealt whole (no stream-K); a thinner one keeps the

@@ -86,6 +86,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   using Cfg = StreamGemmConfig<kMPad, kCodes>;
   using Mma = std::conditional_t<kCodes, ptx::WgmmaF16Rs<kMPad>, ptx::WgmmaBf16Rs<kMPad>>;
   using Smem = StreamGemmSmem<kMPad, kCodes>;
+  // The launcher interleaves halves (StreamSchedule::interleave_halves) for these instances
+  // only; the others run each work item's stages one after another.
+  constexpr bool kInterleaves = !kCodes && Cfg::kMathWarpgroups == 2;
   static_assert(Mma::kAccRegs == Cfg::kAccRegs, "accumulator size mismatch");
   static_assert(sizeof(Smem) + 1023 <= Cfg::kSmemBytes,
                 "the smem layout plus alignment slack must fit the dynamic allocation");
@@ -142,9 +145,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         for (int s = 0; s < count; ++s) load_activation(prologue_m[s], prologue_ks[s], s);
       };
       RingIndex<Cfg::kStages> st;
-      for_each_work(sched, cta, ctas, [&](const StreamWork& work) {
+      for_each_work<kInterleaves>(sched, cta, ctas, [&](const StreamWork& work) {
         const StreamTile tile = sched.coord(work.tile);
-        for (int ks = work.ks0; ks < work.ks_end; ++ks, ++issued, st.advance()) {
+        for (int ks = work.ks0; ks < work.ks_end; ks += kInterleaves ? work.step : 1, ++issued, st.advance()) {
           if (issued >= Cfg::kStages) ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
           load_weight(tile.n, ks, st.index);
           if (issued < Cfg::kStages) {
@@ -246,8 +249,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
 #pragma unroll
     for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
   };
-  auto mainloop_values = [&](int ks0, int ks_end) {
+  // Stages ks0, ks0 + step, ... below ks_end (step 2: interleaved halves, kInterleaves).
+  auto mainloop_values = [&](int ks0, int ks_end, int step) {
     if constexpr (Cfg::kValueFragments == 1) {
+      static_assert(!kInterleaves, "the one-fragment loop runs whole ranges of stages");
       std::uint32_t frag[kK16PerStage][4];
       for (int ks = ks0; ks < ks_end; ++ks) {
         const int i = ks - ks0;
@@ -269,9 +274,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       // Two fragments by stage parity: stage i is converted while stage i-1's wgmmas run,
       // into the fragment stage i-2 used (complete: at most one group is left in flight).
       std::uint32_t frag[2][kK16PerStage][4];
-      auto stage = [&](auto parity, int ks) {
+      auto stage = [&](auto parity, int i) {
         constexpr int buf = decltype(parity)::value;
-        const int i = ks - ks0;
+        const int ks = ks0 + i * step;
         ptx::mbarrier_wait(&smem.full[st.index], st.phase);
         std::uint32_t sw[2][2];
         weight_scales_bf16(st.index, ks, sw);
@@ -288,9 +293,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         }
         st.advance();
       };
-      for (int ks = ks0; ks < ks_end; ks += 2) {
-        stage(std::integral_constant<int, 0>{}, ks);
-        if (ks + 1 < ks_end) stage(std::integral_constant<int, 1>{}, ks + 1);
+      const int stages = step == 1 ? ks_end - ks0 : (ks_end - ks0 + 1) >> 1;
+      for (int i = 0; i < stages; i += 2) {
+        stage(std::integral_constant<int, 0>{}, i);
+        if (i + 1 < stages) stage(std::integral_constant<int, 1>{}, i + 1);
       }
     }
     ptx::wgmma_wait<0>();
@@ -388,6 +394,18 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       return exact;
     }
     __threadfence();
+    if constexpr (Cfg::kMathWarpgroups == 2) {
+      if (c_hi - c_lo == 1) {
+        // Two parts (halves of a tile's K): the other's partial is added to this CTA's own, in
+        // registers; fp32 addition is commutative, so the sum is the same whichever finished
+        // last. (In the four-warpgroup shapes this path made ptxas spill around the fixup.)
+        const float* other =
+            p.partials + static_cast<std::int64_t>(sched.partial_slot(cta == c_lo ? c_hi : c_lo, t)) * slot_size;
+#pragma unroll
+        for (int r = 0; r < Cfg::kAccRegs; ++r) sum[r] += __ldcg(other + r * Cfg::kMathThreads + math_tid);
+        return true;
+      }
+    }
     // Partials are added in CTA order, so the sum does not depend on which CTA finished
     // last; this CTA's own is re-read from its slot, its registers now hold the sum. Per
     // chunk of kFixupChunk accumulators, kFixupBatch CTAs' partials are read per L2 round
@@ -418,7 +436,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     return true;
   };
 
-  for_each_work(sched, cta, ctas, [&](const StreamWork& work) {
+  for_each_work<kInterleaves>(sched, cta, ctas, [&](const StreamWork& work) {
     const StreamTile tile = sched.coord(work.tile);
     outside_window = false;
     if constexpr (Cfg::kPromoteInRegisters) {
@@ -428,7 +446,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     if constexpr (kCodes)
       mainloop_codes(work.ks0, work.ks_end);
     else
-      mainloop_values(work.ks0, work.ks_end);
+      mainloop_values(work.ks0, work.ks_end, kInterleaves ? work.step : 1);
 
     const int m0 = tile.m * kMPad, n0 = tile.n * Cfg::kBlockN + warp_row0;
     float (&sum)[Cfg::kAccRegs] = total;

@@ -58,6 +58,10 @@ struct StreamSchedule {
   // range lookups need no extra 64-bit division.
   int chunk;
   std::int64_t chunks;
+  // Halves interleaved (interleave_halves): a CTA whose range is one half of a tile's K runs
+  // every other stage of the whole K instead, from stage 0 or 1, so that all CTAs stand at
+  // about the same K.
+  bool interleaved = false;
 
   MXGEMM_HOST_DEVICE int tiles() const { return tiles_m * tiles_n; }
 
@@ -100,6 +104,9 @@ struct StreamSchedule {
   MXGEMM_HOST_DEVICE int max_items_per_cta() const {
     return (dp_tiles + ctas - 1) / ctas + static_cast<int>((max_range() + k_stages - 1) / k_stages) + 1;
   }
+
+  // Halves of a tile's K (chunk == k_stages / 2) as every other stage (see `interleaved`).
+  void interleave_halves() { interleaved = chunk > 1 && chunk * 2 == k_stages; }
 
   // One CTA per SM, fewer when the work is short.
   static StreamSchedule make(int tiles_m, int tiles_n, int k_stages, int sms) {
@@ -172,14 +179,17 @@ struct StreamSchedule {
 
 // A CTA's work items in the order it runs them: tile `tile` (absolute index), stages
 // [ks0, ks_end); `stream_tile` is the stream-K tile index, or -1 for a data-parallel tile.
+// With step 2 (interleaved halves) the stages are ks0, ks0 + 2, ... below ks_end.
 struct StreamWork {
-  int tile, stream_tile, ks0, ks_end;
-  MXGEMM_HOST_DEVICE bool whole(int k_stages) const { return ks0 == 0 && ks_end == k_stages; }
+  int tile, stream_tile, ks0, ks_end, step;
+  MXGEMM_HOST_DEVICE bool whole(int k_stages) const { return ks0 == 0 && ks_end == k_stages && step == 1; }
+  MXGEMM_HOST_DEVICE int stages() const { return step == 1 ? ks_end - ks0 : (ks_end - ks0 + 1) >> 1; }
 };
 
 // Walks the work items of one CTA with a single call site of f (the kernel inlines its
-// mainloop into f: one copy keeps the instruction cache warm).
-template <typename F>
+// mainloop into f: one copy keeps the instruction cache warm). kInterleave: s may have its
+// halves interleaved (the kernels that never run them leave the test out).
+template <bool kInterleave = false, typename F>
 MXGEMM_HOST_DEVICE void for_each_work(const StreamSchedule& s, int cta, int ctas, F&& f) {
   // Stream-K units fit 32 bits (fewer than two waves of tiles, or all of them when they are
   // fewer than 2 * SMs); 32-bit loop state keeps registers free for the mainloop.
@@ -189,12 +199,14 @@ MXGEMM_HOST_DEVICE void for_each_work(const StreamSchedule& s, int cta, int ctas
   while (t < s.dp_tiles || u < u_end) {
     StreamWork w;
     if (t < s.dp_tiles) {
-      w = StreamWork{t, -1, 0, s.k_stages};
+      w = StreamWork{t, -1, 0, s.k_stages, 1};
       t += ctas;
     } else {
       const int tile = u / s.k_stages, ks0 = u % s.k_stages;
       const int ks_end = u_end - u < s.k_stages - ks0 ? ks0 + (u_end - u) : s.k_stages;
-      w = StreamWork{s.dp_tiles + tile, tile, ks0, ks_end};
+      w = StreamWork{s.dp_tiles + tile, tile, ks0, ks_end, 1};
+      if (kInterleave && s.interleaved && ks_end - ks0 == s.chunk)
+        w = StreamWork{s.dp_tiles + tile, tile, ks0 == 0 ? 0 : 1, s.k_stages, 2};
       u += ks_end - ks0;
     }
     f(w);
