@@ -1,6 +1,7 @@
 // The weight-streaming sm_90 kernel (issue #4): every M from 1 to 80 against the exact
 // reference, tiles split across CTAs (stream-K fixup) summed deterministically, and large M
 // in 128-row activation tiles. The tolerance is gemm_test_utils.hpp's.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <random>
 #include <string>
 
+#include "cuda/sm90/stream_schedule.hpp"
 #include "gpu/gemm_test_utils.hpp"
 
 namespace mxgemm::testing {
@@ -41,6 +43,56 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
                                     {200, 260, 4096},
                                     {64, 8200, 1040}},
                                    kStreaming);
+}
+
+// Tiles whose K is cut in two halves, one a CTA (64 tiles on 132 SMs): the halves run
+// interleaved (every other stage) and, where the device fits all the clusters, as clusters of
+// two whose second CTA hands its partial to the first through distributed shared memory
+// (StreamSchedule::paired); otherwise through L2 (the last CTA adds the other's partial).
+// Tiles of 64, 128 and 256 rows, M tails, a short last scale block, both layouts, E5M2
+// activations, every output type, blocks outside the exact window in either half (the tile
+// then takes the exact path), and the same bits run to run.
+TEST(GpuStreamGemm, HalvesOfTheKMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  int device = 0, sms = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  std::mt19937 rng = fresh_rng();
+  // {M, N, K, activation rows a tile}
+  const std::int64_t shapes[][4] = {
+      {40, 8192, 1024, 64}, {100, 8192, 2048, 128}, {129, 7936, 1008, 256}, {200, 8064, 1024, 256}};
+  const DType outs[] = {DType::BF16, DType::FP32, DType::FP16};
+  int variant = 0, halves = 0;
+  for (const auto& s : shapes) {
+    const std::int64_t tiles_n = (s[1] + 127) / 128, k_stages = (s[2] + 63) / 64;
+    sm90::StreamSchedule sched = sm90::StreamSchedule::make(static_cast<int>((s[0] + s[3] - 1) / s[3]),
+                                                            static_cast<int>(tiles_n), static_cast<int>(k_stages), sms);
+    sched.interleave_halves();
+    if (sched.one_half_per_cta()) ++halves;
+    for (int extreme = 0; extreme < 2; ++extreme) {
+      MxOptions oa, ob;
+      oa.layout = ob.layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
+      // E5M2 with FP32 out only: its products overflow FP16 often, and an exact sum within the
+      // fp32 summation error of FP16's overflow threshold may round either way.
+      oa.dtype = variant % 3 == 1 ? DType::E5M2 : DType::E4M3;
+      if (extreme) {  // weight blocks outside the exact window, in both halves of K
+        ob.scale_lo = 0;
+        ob.scale_hi = 254;
+      }
+      const HostMxOperand a = random_mx_operand(s[0], s[2], rng, oa);
+      const HostMxOperand b = random_mx_operand(s[1], s[2], rng, ob);
+      const DType out = extreme ? DType::FP32 : outs[variant % 3];
+      ++variant;
+      const std::string what = shape_name(s[0], s[1], s[2]) + " out=" + dtype_name(out) + " a=" + dtype_name(oa.dtype) +
+                               " scales=" + layout_name(oa.layout) + (extreme ? " extreme B scales" : "");
+      const GpuResult r1 = run_gpu(a, b, out, 0.75f, 0, kStreaming);
+      expect_matches_reference(a, b, r1, 0.75f, what);
+      const GpuResult r2 = run_gpu(a, b, out, 0.75f, 0, kStreaming);
+      EXPECT_EQ(r1.out.bytes, r2.out.bytes) << what << ": a second run differs";
+    }
+  }
+  if (sms == 132) EXPECT_EQ(halves, 4) << "the shapes were picked to cut every tile in halves on 132 SMs";
 }
 
 // Large M: activation tiles of 128 rows, more than two waves of tiles (whole tiles

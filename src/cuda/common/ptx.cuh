@@ -110,6 +110,37 @@ __device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t 
   mbarrier_wait(smem_addr(bar), parity);
 }
 
+// --- clusters (PTX ISA 9.7.13.1 barrier.cluster, 9.7.9.17 mapa, ld.shared::cluster) --------
+__device__ __forceinline__ std::uint32_t cluster_ctarank() {
+  std::uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+// Every (non-exited) thread of every CTA of the cluster arrives, then waits for all (release /
+// acquire at cluster scope): what each wrote before is visible to all after.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+// The address of this CTA's shared variable at `p` in cluster CTA `cta`.
+__device__ __forceinline__ std::uint32_t cluster_smem_addr(const void* p, std::uint32_t cta) {
+  std::uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem_addr(p)), "r"(cta));
+  return remote;
+}
+__device__ __forceinline__ float4 ld_shared_cluster_v4(std::uint32_t addr) {
+  float4 v;
+  asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(addr)
+               : "memory");
+  return v;
+}
+__device__ __forceinline__ std::uint32_t ld_shared_cluster_u32(std::uint32_t addr) {
+  std::uint32_t v;
+  asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+  return v;
+}
+
 // --- TMA: cp.async.bulk.tensor (PTX ISA 9.7.9.25.5.1) -------------------------------------
 // Loads the box at (x = inner coordinate, y = row) of a 2-D tensor map into shared memory
 // and signals `bar` with the byte count. Out-of-bounds elements are filled with zeros.

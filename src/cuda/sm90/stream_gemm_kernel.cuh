@@ -69,6 +69,7 @@ struct alignas(1024) StreamGemmSmem {
   std::uint64_t empty[Cfg::kStages];  // math -> TMA: the stage is consumed
   int last_arrival;  // fixup: 0, or this CTA stores the tile: 1, 2 through the exact path
   int exact_count;   // tiles this CTA stores through the exact path (math thread 0's count)
+  int pair_exact;    // paired halves: rank 1's exact verdict (read by rank 0)
 };
 
 // tma_sx: the codes form's activation block scales (fp32 rows of kMPad per 32-block);
@@ -436,6 +437,44 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     return true;
   };
 
+  // ---- paired halves: the tile's two CTAs are a cluster (StreamSchedule::paired) ---------------
+  // Rank 1 leaves its partial and its exact verdict in its own shared memory, over the
+  // activation stages it no longer needs; rank 0 adds the partial to its own registers through
+  // distributed shared memory (rank 0's + rank 1's: the same bits every run) and stores the
+  // tile (returns true). Two cluster barriers: the partial is written; it is read (rank 1's
+  // shared memory lives until then). Only the math threads are left to arrive by then: the
+  // producer warpgroups have exited, and exited threads do not hold a cluster barrier.
+  auto pair_exchange = [&](float (&sum)[Cfg::kAccRegs], bool& exact) -> bool {
+    static_assert(Cfg::kAccRegs % 4 == 0 &&
+                      Cfg::kAccRegs * Cfg::kMathThreads * 4 <= Cfg::kStages * Cfg::kStageBytesX,
+                  "a partial fits the activation stages");
+    float* buf = reinterpret_cast<float*>(smem.x[0]);
+    // (The caller's named_barrier_or: every math warp's wgmmas on those stages are complete.)
+    const bool second = ptx::cluster_ctarank() == 1;
+    if (second) {
+#pragma unroll
+      for (int r = 0; r < Cfg::kAccRegs; r += 4)
+        *reinterpret_cast<float4*>(buf + ((r / 4) * Cfg::kMathThreads + math_tid) * 4) =
+            make_float4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]);
+      if (math_tid == 0) smem.pair_exact = exact ? 1 : 0;
+    }
+    ptx::cluster_sync();
+    if (!second) {
+      const std::uint32_t peer = ptx::cluster_smem_addr(buf, 1) + math_tid * 16;
+#pragma unroll
+      for (int r = 0; r < Cfg::kAccRegs; r += 4) {
+        const float4 v = ptx::ld_shared_cluster_v4(peer + (r / 4) * Cfg::kMathThreads * 16);
+        sum[r] += v.x;
+        sum[r + 1] += v.y;
+        sum[r + 2] += v.z;
+        sum[r + 3] += v.w;
+      }
+      exact = exact || ptx::ld_shared_cluster_u32(ptx::cluster_smem_addr(&smem.pair_exact, 1)) != 0;
+    }
+    ptx::cluster_sync();
+    return !second;
+  };
+
   for_each_work<kInterleaves>(sched, cta, ctas, [&](const StreamWork& work) {
     const StreamTile tile = sched.coord(work.tile);
     outside_window = false;
@@ -461,7 +500,15 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     exact = ptx::named_barrier_or(1, Cfg::kMathThreads, exact);
     // A partial tile is stored by the last of its CTAs, once it has summed the partials; one
     // call site of the epilogue (its copies per output type are large: instruction cache).
-    if (!work.whole(sched.k_stages) && !fixup_partial_tile(work.stream_tile, sum, exact)) return;
+    if (!work.whole(sched.k_stages)) {
+      bool stores;
+      if constexpr (kInterleaves) {
+        stores = sched.paired ? pair_exchange(sum, exact) : fixup_partial_tile(work.stream_tile, sum, exact);
+      } else {
+        stores = fixup_partial_tile(work.stream_tile, sum, exact);
+      }
+      if (!stores) return;
+    }
     if (exact) {  // listed for after the loop (math thread 0 keeps the list)
       if (math_tid == 0) p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + smem.exact_count++] = work.tile;
       return;

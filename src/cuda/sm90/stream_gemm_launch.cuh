@@ -37,12 +37,30 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
   config.blockDim = dim3(Cfg::kThreads);
   config.dynamicSmemBytes = Cfg::kSmemBytes;
   config.stream = stream;
-  cudaLaunchAttribute attr[1];
+  cudaLaunchAttribute attr[2];
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
+  attr[1].id = cudaLaunchAttributeClusterDimension;
+  attr[1].val.clusterDim.x = 2;
+  attr[1].val.clusterDim.y = 1;
+  attr[1].val.clusterDim.z = 1;
   config.attrs = attr;
-  config.numAttrs = 1;
-  MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, tma_w, tma_x, tma_sx, p));
+  // Paired halves run as clusters of two, all of them at once: a rank 1 waits for its rank 0.
+  // Where the device fits fewer, the tiles take the fixup through L2 instead.
+  StreamGemmParams q = p;
+  if (q.sched.paired) {
+    static std::atomic<std::uint64_t> counted{0};
+    static std::atomic<int> max_clusters{0};
+    cuda::once_per_device(counted, [&] {
+      config.numAttrs = 2;
+      int n = 0;
+      MXGEMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, kernel, &config));
+      max_clusters = n;
+    });
+    q.sched.paired = 2 * max_clusters.load() >= q.sched.ctas;
+  }
+  config.numAttrs = q.sched.paired ? 2 : 1;
+  MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, tma_w, tma_x, tma_sx, q));
   if (!p.sched.split_reduce) return;
   // The split reduction, as a dependent launch too (the streaming kernel lets it start early
   // and it waits for that grid's end): a thread per 4 elements of a tile, so that all its
@@ -50,6 +68,7 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
   config.gridDim = dim3(kReduceSlices<kMPad, kCodes>, static_cast<unsigned>(p.sched.stream_tiles()));
   config.blockDim = dim3(kReduceThreads);
   config.dynamicSmemBytes = 0;
+  config.numAttrs = 1;  // (no clusters: a split reduction is never paired)
   MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, &stream_reduce_sm90_kernel<kMPad, kCodes>, p));
 }
 

@@ -80,7 +80,10 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
   p.sched = StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n), static_cast<int>(k_stages), sms);
   // (The kernel's kInterleaves: the two-warpgroup values form.)
-  if constexpr (!kCodes && Cfg::kMathWarpgroups == 2) p.sched.interleave_halves();
+  if constexpr (!kCodes && Cfg::kMathWarpgroups == 2) {
+    p.sched.interleave_halves();
+    p.sched.paired = p.sched.one_half_per_cta();  // unless the clusters do not fit (launcher)
+  }
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
   const bool marks = !direct && (l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2);

@@ -62,6 +62,11 @@ struct StreamSchedule {
   // every other stage of the whole K instead, from stage 0 or 1, so that all CTAs stand at
   // about the same K.
   bool interleaved = false;
+  // Interleaved halves, one per CTA, whose two CTAs run as a cluster of two (ranks 0 and 1 =
+  // halves 0 and 1): the second half's partial reaches the first CTA through distributed shared
+  // memory, not through L2 and a counter (stream_gemm_kernel.cuh; the launcher sets it where
+  // the device fits all those clusters at once).
+  bool paired = false;
 
   MXGEMM_HOST_DEVICE int tiles() const { return tiles_m * tiles_n; }
 
@@ -107,6 +112,10 @@ struct StreamSchedule {
 
   // Halves of a tile's K (chunk == k_stages / 2) as every other stage (see `interleaved`).
   void interleave_halves() { interleaved = chunk > 1 && chunk * 2 == k_stages; }
+  // Whether every CTA has one interleaved half (the condition for `paired`).
+  MXGEMM_HOST_DEVICE bool one_half_per_cta() const {
+    return interleaved && dp_tiles == 0 && ctas == 2 * stream_tiles();
+  }
 
   // One CTA per SM, fewer when the work is short.
   static StreamSchedule make(int tiles_m, int tiles_n, int k_stages, int sms) {
