@@ -45,8 +45,10 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
   attr[1].val.clusterDim.y = 1;
   attr[1].val.clusterDim.z = 1;
   config.attrs = attr;
-  // Paired halves run as clusters of two, all of them at once: a rank 1 waits for its rank 0.
-  // Where the device fits fewer, the tiles take the fixup through L2 instead.
+  // Paired halves run as clusters of two. A cluster's CTAs are scheduled together, so a pair
+  // never waits for a CTA that is not running; but where the device fits fewer clusters than
+  // there are pairs, the second wave would cost more than the exchange saves, and the tiles
+  // take the fixup through L2 instead.
   StreamGemmParams q = p;
   if (q.sched.paired) {
     static std::atomic<std::uint64_t> counted{0};
