@@ -294,7 +294,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         }
         st.advance();
       };
-      const int stages = step == 1 ? ks_end - ks0 : (ks_end - ks0 + 1) >> 1;
+      const int stages = stages_in(ks0, ks_end, step);
       for (int i = 0; i < stages; i += 2) {
         stage(std::integral_constant<int, 0>{}, i);
         if (i + 1 < stages) stage(std::integral_constant<int, 1>{}, i + 1);

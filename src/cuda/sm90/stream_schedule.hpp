@@ -189,10 +189,14 @@ struct StreamSchedule {
 // A CTA's work items in the order it runs them: tile `tile` (absolute index), stages
 // [ks0, ks_end); `stream_tile` is the stream-K tile index, or -1 for a data-parallel tile.
 // With step 2 (interleaved halves) the stages are ks0, ks0 + 2, ... below ks_end.
+// How many stages that is (step 1 or 2).
+MXGEMM_HOST_DEVICE int stages_in(int ks0, int ks_end, int step) {
+  return step == 1 ? ks_end - ks0 : (ks_end - ks0 + 1) >> 1;
+}
 struct StreamWork {
   int tile, stream_tile, ks0, ks_end, step;
   MXGEMM_HOST_DEVICE bool whole(int k_stages) const { return ks0 == 0 && ks_end == k_stages && step == 1; }
-  MXGEMM_HOST_DEVICE int stages() const { return step == 1 ? ks_end - ks0 : (ks_end - ks0 + 1) >> 1; }
+  MXGEMM_HOST_DEVICE int stages() const { return stages_in(ks0, ks_end, step); }
 };
 
 // Walks the work items of one CTA with a single call site of f (the kernel inlines its
