@@ -95,6 +95,35 @@ TEST(GpuStreamGemm, HalvesOfTheKMatchReference) {
   if (sms == 132) EXPECT_EQ(halves, 4) << "the shapes were picked to cut every tile in halves on 132 SMs";
 }
 
+// 16-bit outputs of the two-warpgroup tiles (64, 128, 256 activation rows) go through shared
+// memory and leave in 16-byte pieces where D's base and row pitch allow (store_staged): M tails
+// inside a 32-row round, N tails inside a 16-byte piece (the last columns written one by one),
+// row pitches of 8-element multiples with and without a gap; the gap between rows must keep
+// its sentinel. Unaligned pitches keep the direct store (the other tests' d_pad of 3).
+TEST(GpuStreamGemm, StagedStoreCoversTailsAndPitches) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  // {M, N, K, D's row gap}: N + gap a multiple of 8.
+  const std::int64_t shapes[][4] = {{200, 300, 1040, 4}, {100, 1006, 272, 2}, {40, 520, 1008, 0},
+                                    {257, 136, 4112, 8}, {600, 2050, 1024, 6}, {33, 129, 160, 7}};
+  int variant = 0;
+  for (const auto& s : shapes) {
+    for (const DType out : {DType::BF16, DType::FP16}) {
+      MxOptions o;
+      o.layout = variant++ % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
+      const HostMxOperand a = random_mx_operand(s[0], s[2], rng, o);
+      const HostMxOperand b = random_mx_operand(s[1], s[2], rng, o);
+      const std::string what = shape_name(s[0], s[1], s[2]) + " out=" + dtype_name(out) + " row gap " +
+                               std::to_string(s[3]) + " scales=" + layout_name(o.layout);
+      const GpuResult r1 = run_gpu(a, b, out, -0.5f, s[3], kStreaming);
+      expect_matches_reference(a, b, r1, -0.5f, what);
+      const GpuResult r2 = run_gpu(a, b, out, -0.5f, s[3], kStreaming);
+      EXPECT_EQ(r1.out.bytes, r2.out.bytes) << what << ": a second run differs";
+    }
+  }
+}
+
 // Large M: activation tiles of 128 rows, more than two waves of tiles (whole tiles
 // round-robin, then stream-K for the rest), K short enough that the stream-K part runs on
 // fewer CTAs than the data-parallel part, and an activation split over two launches.

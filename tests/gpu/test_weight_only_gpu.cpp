@@ -22,8 +22,9 @@ namespace mxgemm::testing {
 namespace {
 
 GpuResult run_weight_only(const HostWide& a, const HostMxOperand& w, const ConstMatrixView* bias,
-                          DType out, float alpha, detail::Sm90Kernel kernel = detail::Sm90Kernel::Auto) {
-  GpuResult r{HostOutput(out, a.rows, w.rows, /*stride_pad=*/3)};
+                          DType out, float alpha, detail::Sm90Kernel kernel = detail::Sm90Kernel::Auto,
+                          std::int64_t d_pad = 3) {
+  GpuResult r{HostOutput(out, a.rows, w.rows, d_pad)};
   poison(r.out);
   GuardedDeviceBuffer da(a.bits.size() * 2), dd(r.out.bytes.size()), dalpha(4);
   da.upload(a.bits.data());
@@ -106,6 +107,36 @@ TEST(GpuWeightOnly, MatchesReferenceAcrossShapesBiasAndLayouts) {
                                  std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]) +
                                      " out=" + dtype_name(out) + (with_bias ? " bias" : ""));
     }
+  }
+}
+
+// 16-bit outputs whose row pitch is a multiple of 8 elements leave the two-warpgroup tiles
+// (33..256 activation rows a tile) through shared memory in 16-byte pieces (store_staged), the
+// bias added before the rounding: M and N tails inside a piece, bias types BF16 and FP32.
+TEST(GpuWeightOnly, StagedStoreWithBiasCoversTails) {
+  MXGEMM_REQUIRE_GPU();
+  std::mt19937 rng = fresh_rng();
+  // {M, N, K, D's row gap}: N + gap a multiple of 8.
+  const std::int64_t shapes[][4] = {{37, 300, 1008, 4}, {200, 1006, 2064, 2}, {600, 520, 1040, 0}, {129, 2050, 272, 6}};
+  int variant = 0;
+  for (const auto& s : shapes) {
+    const DType out = variant % 2 == 0 ? DType::BF16 : DType::FP16;
+    const DType bias_t = variant % 2 == 0 ? DType::FP32 : DType::BF16;
+    ++variant;
+    const HostWide a = random_wide(s[0], s[2], DType::BF16, rng, 1.0, /*stride_pad=*/8);
+    const HostMxOperand w = random_mx_operand(s[1], s[2], rng);
+    std::vector<std::uint8_t> bias_bytes(static_cast<size_t>(s[1] * dtype_size(bias_t)));
+    std::normal_distribution<double> nd(0.0, 2.0);
+    for (std::int64_t j = 0; j < s[1]; ++j) {
+      const double v = nd(rng);
+      if (bias_t == DType::FP32) { const float f = static_cast<float>(v); std::memcpy(&bias_bytes[j * 4], &f, 4); }
+      else { const std::uint16_t h = encode_bf16(v); std::memcpy(&bias_bytes[j * 2], &h, 2); }
+    }
+    const ConstMatrixView bias(bias_bytes.data(), 1, s[1], s[1], bias_t, Memory::Host);
+    expect_weight_only_matches(a, w, &bias, -0.75f,
+                               run_weight_only(a, w, &bias, out, -0.75f, detail::Sm90Kernel::Auto, s[3]),
+                               shape_name(s[0], s[1], s[2]) + " out=" + dtype_name(out) + " bias=" +
+                                   dtype_name(bias_t) + " row gap " + std::to_string(s[3]));
   }
 }
 

@@ -178,6 +178,22 @@ __device__ __forceinline__ void setmaxnreg_dec() {
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegs));
 }
 
+// --- matrix stores and vector shared loads (PTX ISA 9.7.9.x, stmatrix; ld.shared) ----------
+// Four 8x8 b16 matrices, each thread holding register i's pair of matrix i in the mma
+// accumulator layout (row lane / 4, columns 2 (lane % 4), +1); stored transposed: lane 8i + r
+// gives the address of row r of matrix i in shared memory, which receives column r.
+__device__ __forceinline__ void stmatrix_x4_trans(std::uint32_t addr, std::uint32_t r0, std::uint32_t r1,
+                                                  std::uint32_t r2, std::uint32_t r3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(r0),
+               "r"(r1), "r"(r2), "r"(r3)
+               : "memory");
+}
+__device__ __forceinline__ uint4 ld_shared_v4(std::uint32_t addr) {
+  uint4 v;
+  asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
+  return v;
+}
+
 // Named barrier over `count` threads (PTX ISA 9.7.13.1, bar.sync): syncs a subset of the CTA,
 // e.g. the math warpgroups without the producer.
 __device__ __forceinline__ void named_barrier_sync(std::uint32_t id, std::uint32_t count) {

@@ -73,9 +73,21 @@ __device__ __forceinline__ void permute_quad(std::uint32_t (&w)[4], int q) {
   }
 }
 
+#ifdef MXGEMM_STREAM_TRACE
+__device__ unsigned long long g_prepass_trace[2];
+__device__ __forceinline__ unsigned long long prepass_now() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+#endif
+
 template <DType kElem>
 __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_values_prepass_kernel(const PrepassParams p) {
   ptx::griddepcontrol_launch_dependents();
+#ifdef MXGEMM_STREAM_TRACE
+  if (threadIdx.x == 0) atomicMin(&g_prepass_trace[0], prepass_now());
+#endif
   const int row = static_cast<int>(blockIdx.y);
   // Columns in 32 bits unsigned: K < 2^31, rounded up to whole CTAs stays below 2^32.
   const std::uint32_t first = blockIdx.x * kCtaChunks + threadIdx.x;
@@ -110,6 +122,10 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_values_pre
   }
   // Rows only ever gain the mark within a launch; threads race to write the same value.
   if (exact) p.exact_rows[row] = p.generation;
+#ifdef MXGEMM_STREAM_TRACE
+  __syncthreads();
+  if (threadIdx.x == 0) atomicMax(&g_prepass_trace[1], prepass_now());
+#endif
 }
 
 // Codes form: one thread per (row, 32-block): 32 fp8 codes and their scale in, their fp16
@@ -173,6 +189,16 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) wide_prepass_kernel(c
 }
 
 }  // namespace
+
+#ifdef MXGEMM_STREAM_TRACE
+void prepass_trace_reset(cudaStream_t stream) {
+  static const unsigned long long init[2] = {~0ull, 0ull};
+  MXGEMM_CUDA_CHECK(cudaMemcpyToSymbolAsync(g_prepass_trace, init, sizeof(init), 0, cudaMemcpyHostToDevice, stream));
+}
+void prepass_trace_read(unsigned long long (&start_end)[2]) {
+  MXGEMM_CUDA_CHECK(cudaMemcpyFromSymbol(start_end, g_prepass_trace, sizeof(start_end)));
+}
+#endif
 
 void launch_activation_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
                                std::int64_t out_stride, cudaStream_t stream) {

@@ -37,4 +37,11 @@ void launch_activation_codes_prepass(const ConstMxOperand& a, std::int64_t row0,
 void launch_activation_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
                                std::int64_t out_stride, cudaStream_t stream);
 
+#ifdef MXGEMM_STREAM_TRACE
+// Development timeline: the first start and last end (global timer, ns) of the MXFP8 values
+// pre-pass's CTAs since the last reset.
+void prepass_trace_reset(cudaStream_t stream);
+void prepass_trace_read(unsigned long long (&start_end)[2]);
+#endif
+
 }  // namespace mxgemm::sm90

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "cuda/common/ptx.cuh"
 #include "cuda/sm90/mainloop.cuh"  // convert_out
 #include "cuda/sm90/mxfp8_gemm_params.hpp"
 #include "mxgemm/types.hpp"
@@ -85,6 +86,90 @@ __device__ __forceinline__ void store_transposed(const P& p, const float (&acc)[
         if (m < p.m) d[static_cast<std::int64_t>(m) * p.out.ldd + n] = convert_out<T>(out_value(alpha, acc[r], has_bias, b));
       }
     }
+  }
+}
+
+// ---- staged store (16-bit outputs, the two-warpgroup tiles) ------------------------------------
+// The direct store above writes 2-byte elements, 16 bytes a row for each group of 8 lanes: a
+// 256-row tile (128 stores a thread) took 4-7 us on the H200, 6% of a large GEMM (session 15,
+// globaltimer stamps). Here the CTA's math threads stage kStagedRows rows of D x kBlockN columns
+// at a time in shared memory, transposed by stmatrix, and write them back in 16-byte pieces,
+// whole rows of the tile at once.
+constexpr int kStagedRows = 32;
+// Rows padded by 16 bytes: the 8 rows one stmatrix matrix writes then fall on distinct banks.
+template <int kBlockN>
+constexpr int kStagedPitch = kBlockN * 2 + 16;
+template <int kBlockN>
+constexpr int kStagedBytes = kStagedRows * kStagedPitch<kBlockN>;
+
+__device__ __forceinline__ std::uint16_t out_bits(__nv_bfloat16 v) { return __bfloat16_as_ushort(v); }
+__device__ __forceinline__ std::uint16_t out_bits(__half v) { return __half_as_ushort(v); }
+
+// Whether the staged store can write D: 16-bit elements, 16-byte pieces aligned (the base
+// and the row pitch).
+template <typename P>
+__device__ __forceinline__ bool staged_store_fits(const P& p) {
+  return p.out.d_dtype != DType::FP32 && reinterpret_cast<std::uintptr_t>(p.out.d) % 16 == 0 && p.out.ldd % 8 == 0;
+}
+
+// Writes the CTA's tile (kBlockN weight rows from n0 x 2 kAcc activation rows from m0) of D^T
+// into D, alpha and the bias applied, masked to M x N. Every math thread of the CTA calls it
+// (kMathThreads, named barrier `barrier`); warp_row0 is the warp's first weight row in the tile.
+// skip: the same steps, writing nothing to D (a tile the exact path stores).
+template <typename T, int kAcc, int kBlockN, int kMathThreads, typename P>
+__device__ __forceinline__ void store_staged(const P& p, const float (&acc)[kAcc], float alpha, int m0, int n0,
+                                             int warp_row0, int lane, int math_tid, std::uint8_t* buf,
+                                             std::uint32_t barrier, bool skip) {
+  static_assert(sizeof(T) == 2, "16-bit outputs");
+  static_assert(kAcc % 16 == 0, "whole rounds of kStagedRows activation rows");
+  constexpr int kPitch = kStagedPitch<kBlockN>;
+  constexpr int kPiecesPerRow = kBlockN * 2 / 16;
+  constexpr int kPieces = kStagedRows * kPiecesPerRow;
+  static_assert(kPieces % kMathThreads == 0, "every thread copies the same number of pieces");
+  const bool has_bias = p.out.bias != nullptr;
+  const int n_lane = n0 + warp_row0 + (lane >> 2);  // this lane's weight rows: n_lane, n_lane + 8
+  const float b[2] = {has_bias && n_lane < p.n ? bias_at(p.out, n_lane) : 0.0f,
+                      has_bias && n_lane + 8 < p.n ? bias_at(p.out, n_lane + 8) : 0.0f};
+  auto pair = [&](int j, int half) {
+    const float v0 = out_value(alpha, acc[4 * j + 2 * half], has_bias, b[half]);
+    const float v1 = out_value(alpha, acc[4 * j + 2 * half + 1], has_bias, b[half]);
+    return static_cast<std::uint32_t>(out_bits(convert_out<T>(v0))) |
+           (static_cast<std::uint32_t>(out_bits(convert_out<T>(v1))) << 16);
+  };
+  // Lane 8i + r addresses row r of matrix i: matrices (j, half 0), (j, 1), (j + 1, 0), (j + 1, 1),
+  // i.e. D rows 8 (j + i / 2) + r, columns warp_row0 + 8 (i % 2) .. + 8.
+  const std::uint32_t base = ptx::smem_addr(buf);
+  const std::uint32_t row_addr =
+      base + ((lane >> 4) * 8 + (lane & 7)) * kPitch + (warp_row0 + 8 * ((lane >> 3) & 1)) * 2;
+  T* d = static_cast<T*>(p.out.d);
+#pragma unroll
+  for (int round = 0; round < kAcc / 16; ++round) {
+#pragma unroll
+    for (int jj = 0; jj < 4; jj += 2) {
+      const int j = 4 * round + jj;
+      ptx::stmatrix_x4_trans(row_addr + jj * 8 * kPitch, pair(j, 0), pair(j, 1), pair(j + 1, 0), pair(j + 1, 1));
+    }
+    ptx::named_barrier_sync(barrier, kMathThreads);
+#pragma unroll
+    for (int c = math_tid; c < kPieces; c += kMathThreads) {
+      const int row = c / kPiecesPerRow, piece = c % kPiecesPerRow;
+      const uint4 v = ptx::ld_shared_v4(base + row * kPitch + piece * 16);
+      const int m = m0 + round * kStagedRows + row, n = n0 + 8 * piece;
+      if (skip || m >= p.m || n >= p.n) continue;
+      T* out = d + static_cast<std::int64_t>(m) * p.out.ldd + n;
+      if (n + 8 <= p.n) {
+        *reinterpret_cast<uint4*>(out) = v;
+      } else {  // the last columns of D
+        const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
+        std::uint16_t* o = reinterpret_cast<std::uint16_t*>(out);
+#pragma unroll
+        for (int e = 0; e < 8; ++e)
+          if (n + e < p.n) o[e] = static_cast<std::uint16_t>(w[e / 2] >> (16 * (e % 2)));
+      }
+    }
+    // The next round overwrites the rows just read (the last round's are read before the
+    // buffer's next use: the epilogue of another tile starts after a barrier of all math threads).
+    if (round + 1 < kAcc / 16) ptx::named_barrier_sync(barrier, kMathThreads);
   }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cuda/sm90/mainloop.cuh"
+#include "cuda/sm90/stream_epilogue.cuh"  // kStagedBytes
 
 namespace mxgemm::sm90 {
 
@@ -80,9 +81,15 @@ struct StreamGemmConfig {
   // producer did).
   static constexpr int kLaunchRegs = (65536 / kThreads) / 8 * 8;
   static constexpr int kRegisterBudget = kProducerRegs * 128 + kMathRegs * kMathThreads;
-  // Stages, their scale chunks, and 1024 bytes each for barriers and swizzle alignment.
+  // The staged store of 16-bit outputs (store_staged): the two-warpgroup tiles, whose direct
+  // store was 6% of a large GEMM. (The four-warpgroup ones keep the direct store: small
+  // tiles, no registers to spare.)
+  static constexpr bool kStagedStore = kMathWarpgroups == 2;
+  static constexpr int kOutStageBytes = kStagedStore ? kStagedBytes<kBlockN> : 0;
+  // Stages, their scale chunks, the output staging, and 1024 bytes each for barriers and
+  // swizzle alignment.
   static constexpr int kSmemBytes =
-      kStages * (kStageBytesW + kStageBytesX + kSxSmemFloats * 4 + kScaleChunks * 512) + 1024 + 1024;
+      kStages * (kStageBytesW + kStageBytesX + kSxSmemFloats * 4 + kScaleChunks * 512) + kOutStageBytes + 1024 + 1024;
 
   static_assert(kCodes ? (kMPad == 8 || kMPad == 16)
                        : (kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128 || kMPad == 256),

@@ -53,6 +53,7 @@
 #include "cuda/sm90/stream_gemm_config.cuh"
 #include "cuda/sm90/stream_epilogue.cuh"
 #include "cuda/sm90/stream_schedule.hpp"
+#include "cuda/sm90/stream_trace.cuh"
 
 namespace mxgemm::sm90 {
 
@@ -70,6 +71,8 @@ struct alignas(1024) StreamGemmSmem {
   int last_arrival;  // fixup: 0, or this CTA stores the tile: 1, 2 through the exact path
   int exact_count;   // tiles this CTA stores through the exact path (math thread 0's count)
   int pair_exact;    // paired halves: rank 1's exact verdict (read by rank 0)
+  // The staged store's rows of D (16-bit outputs, kStagedStore).
+  alignas(128) std::uint8_t out_stage[Cfg::kStagedStore ? Cfg::kOutStageBytes : 16];
 };
 
 // tma_sx: the codes form's activation block scales (fp32 rows of kMPad per 32-block);
@@ -103,6 +106,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   const int cta = static_cast<int>(blockIdx.x), ctas = static_cast<int>(gridDim.x);
 
   if (threadIdx.x == 0) {
+#if MXGEMM_TRACE_ON
+    for (int e = 0; e < kTraceEvents; ++e) MXGEMM_TRACE_SET(e, 0ull);
+#endif
+    MXGEMM_TRACE_SET(kTrStart, MXGEMM_TRACE_NOW());
     // The reduction kernel that follows a split reduction may take the SMs this grid leaves
     // idle or frees; it waits for this grid's completion before reading a partial.
     if (sched.split_reduce) ptx::griddepcontrol_launch_dependents();
@@ -119,6 +126,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     // ---- TMA producer ------------------------------------------------------------------
     ptx::setmaxnreg_dec<Cfg::kProducerRegs>();
     if (threadIdx.x == 0) {
+      MXGEMM_TRACE_SET(kTrProducerUp, MXGEMM_TRACE_NOW());
       ptx::prefetch_tensor_map(&tma_w);
       ptx::prefetch_tensor_map(&tma_x);
       ptx::prefetch_tensor_map(&p.sw.map);
@@ -143,6 +151,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       int issued = 0;
       auto finish_prologue = [&](int count) {
         ptx::griddepcontrol_wait();
+        MXGEMM_TRACE_SET(kTrDepWait, MXGEMM_TRACE_NOW());
         for (int s = 0; s < count; ++s) load_activation(prologue_m[s], prologue_ks[s], s);
       };
       RingIndex<Cfg::kStages> st;
@@ -151,6 +160,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         for (int ks = work.ks0; ks < work.ks_end; ks += kInterleaves ? work.step : 1, ++issued, st.advance()) {
           if (issued >= Cfg::kStages) ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
           load_weight(tile.n, ks, st.index);
+#if MXGEMM_TRACE_ON
+          if (issued == 0) MXGEMM_TRACE_SET(kTrFirstTma, MXGEMM_TRACE_NOW());
+#endif
           if (issued < Cfg::kStages) {
             prologue_m[issued] = tile.m;
             prologue_ks[issued] = ks;
@@ -250,6 +262,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
 #pragma unroll
     for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
   };
+#if MXGEMM_TRACE_ON
+  unsigned long long trace_loop_end = 0, trace_stages = 0, trace_items = 0;
+#endif
   // Stages ks0, ks0 + step, ... below ks_end (step 2: interleaved halves, kInterleaves).
   auto mainloop_values = [&](int ks0, int ks_end, int step) {
     if constexpr (Cfg::kValueFragments == 1) {
@@ -279,6 +294,12 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         constexpr int buf = decltype(parity)::value;
         const int ks = ks0 + i * step;
         ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+#if MXGEMM_TRACE_ON
+        if (math_tid == 0 && trace_items == 0 && i == 0) {
+          MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
+          MXGEMM_TRACE_SET(kTrClkFirst, clock64());
+        }
+#endif
         std::uint32_t sw[2][2];
         weight_scales_bf16(st.index, ks, sw);
         load_values_fragment(st.index, sw, frag[buf]);
@@ -303,6 +324,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     ptx::wgmma_wait<0>();
     promote();
     release_previous_stage();
+#if MXGEMM_TRACE_ON
+    if (math_tid == 0) {
+      trace_loop_end = MXGEMM_TRACE_NOW();
+      trace_stages += stages_in(ks0, ks_end, step);
+      ++trace_items;
+      if (trace_items == 1) MXGEMM_TRACE_SET(kTrFirstLoopEnd, trace_loop_end);
+      MXGEMM_TRACE_SET(kTrLastLoopEnd, trace_loop_end);
+      MXGEMM_TRACE_SET(kTrClkLast, clock64());
+    }
+#endif
   };
 
   // ---- codes form: two fragments (by stage parity), one partial per scale block -------------
@@ -509,12 +540,48 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       }
       if (!stores) return;
     }
+    // 16-bit outputs go through the staging rows where the tile shape has them; the rest
+    // (FP32, unaligned D) are stored straight from the registers. The staged store runs for a
+    // tile of the exact path too, writing nothing: its barriers and stmatrix must not sit behind
+    // a branch ptxas cannot see is uniform (`exact` comes from a barrier reduction), which made
+    // it move the mainloop's barrier addresses and wgmma descriptors out of uniform registers
+    // (64 x 8192 x 8192: 34.5 -> 37.5 us on the H200).
+#if MXGEMM_TRACE_ON
+    if (math_tid == 0) MXGEMM_TRACE_ADD(kTrPreStoreNs, MXGEMM_TRACE_NOW() - trace_loop_end);
+#endif
+    bool staged = false;
+    if constexpr (Cfg::kStagedStore) {
+      staged = staged_store_fits(p);
+      if (staged) {
+        const int n0_tile = tile.n * Cfg::kBlockN;
+        if (p.out.d_dtype == DType::BF16)
+          store_staged<__nv_bfloat16, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
+              p, sum, alpha, m0, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact);
+        else
+          store_staged<__half, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
+              p, sum, alpha, m0, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact);
+      }
+    }
     if (exact) {  // listed for after the loop (math thread 0 keeps the list)
       if (math_tid == 0) p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + smem.exact_count++] = work.tile;
       return;
     }
-    store_tile_transposed(p, sum, alpha, m0, n0, lane);
+    if (!staged) store_tile_transposed(p, sum, alpha, m0, n0, lane);
+#if MXGEMM_TRACE_ON
+    if (math_tid == 0) {
+      const unsigned long long now = MXGEMM_TRACE_NOW();
+      if (trace_items == 1) MXGEMM_TRACE_SET(kTrFirstStored, now);
+      MXGEMM_TRACE_ADD(kTrEpilogueNs, now - trace_loop_end);
+    }
+#endif
   });
+#if MXGEMM_TRACE_ON
+  if (math_tid == 0) {
+    MXGEMM_TRACE_SET(kTrEnd, MXGEMM_TRACE_NOW());
+    MXGEMM_TRACE_SET(kTrStages, trace_stages);
+    MXGEMM_TRACE_SET(kTrItems, trace_items);
+  }
+#endif
 
   // ---- the exact path, for the tiles listed above ---------------------------------------------
   // After the loop, where none of its registers are live: inside it, the exact path's code

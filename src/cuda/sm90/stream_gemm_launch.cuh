@@ -7,6 +7,9 @@
 #include "cuda/sm90/stream_gemm_kernel.cuh"
 #include "cuda/sm90/stream_reduce_kernel.cuh"
 #include "cuda/sm90/stream_gemm_sm90.hpp"
+#ifdef MXGEMM_STREAM_TRACE
+#include <cstdlib>
+#endif
 
 namespace mxgemm::sm90 {
 
@@ -62,7 +65,13 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
     q.sched.paired = 2 * max_clusters.load() >= q.sched.ctas;
   }
   config.numAttrs = q.sched.paired ? 2 : 1;
+#ifdef MXGEMM_STREAM_TRACE
+  const bool trace = std::getenv("MXGEMM_TRACE") != nullptr;  // (each CTA clears its row)
+#endif
   MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, tma_w, tma_x, tma_sx, q));
+#ifdef MXGEMM_STREAM_TRACE
+  if (trace) report_stream_trace(q, kMPad, stream);
+#endif
   if (!p.sched.split_reduce) return;
   // The split reduction, as a dependent launch too (the streaming kernel lets it start early
   // and it waits for that grid's end): a thread per 4 elements of a tile, so that all its

@@ -120,6 +120,9 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   p.sw = scale_chunks(b, ws, stream);
   p.tile_counters = p.sched.split_reduce ? nullptr : cuda::device_zeroed_counters(p.sched.stream_tiles(), stream);
 
+#ifdef MXGEMM_STREAM_TRACE
+  prepass_trace_reset(stream);
+#endif
   if (!direct) prepass(x, kp, sx, kMPad, row_marks);
 
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(
