@@ -40,17 +40,18 @@ __device__ __forceinline__ float out_value(float alpha, float v, bool has_bias, 
 }
 
 // Writes one warp's 16 weight rows (from n0) x kMPad activation rows (from m0) of D^T into D
-// (M x N, row-major), alpha (and the bias, in one fused rounding) applied, masked to M x N.
+// (M x N, row-major), alpha (and the bias, in one fused rounding) applied, masked to the rows
+// below m_end (<= M) and the columns below N.
 template <typename T, int kAcc, typename P>
 __device__ __forceinline__ void store_transposed(const P& p, const float (&acc)[kAcc],
-                                                 float alpha, int m0, int n0, int lane) {
+                                                 float alpha, int m0, int n0, int lane, int m_end) {
   T* d = static_cast<T*>(p.out.d);
   // Most tiles of a large GEMM lie inside M x N: no bounds checks there, and one running
   // pointer instead of the full offset per element (the checked loop below costs ~20
   // instructions an element: ~9% of a 256-row tile's time at K = 8192, ncu). Wide tiles only:
   // the narrow ones' epilogue is a small part of their time, and the 4-warpgroup shapes have
   // no registers to spare for it (ptxas spilled).
-  if (kAcc >= 64 && m0 + 2 * kAcc <= p.m && n0 + 16 <= p.n) {
+  if (kAcc >= 64 && m0 + 2 * kAcc <= m_end && n0 + 16 <= p.n) {
     const std::int64_t ldd = p.out.ldd;
     const AccCoord first = acc_coord(0, lane);
     const int n = n0 + first.row;
@@ -83,7 +84,7 @@ __device__ __forceinline__ void store_transposed(const P& p, const float (&acc)[
       for (int e = 0; e < 2; ++e) {
         const int r = 4 * j + 2 * half + e;
         const int m = m0 + acc_coord(r, lane).col;
-        if (m < p.m) d[static_cast<std::int64_t>(m) * p.out.ldd + n] = convert_out<T>(out_value(alpha, acc[r], has_bias, b));
+        if (m < m_end) d[static_cast<std::int64_t>(m) * p.out.ldd + n] = convert_out<T>(out_value(alpha, acc[r], has_bias, b));
       }
     }
   }
@@ -113,13 +114,15 @@ __device__ __forceinline__ bool staged_store_fits(const P& p) {
 }
 
 // Writes the CTA's tile (kBlockN weight rows from n0 x 2 kAcc activation rows from m0) of D^T
-// into D, alpha and the bias applied, masked to M x N. Every math thread of the CTA calls it
-// (kMathThreads, named barrier `barrier`); warp_row0 is the warp's first weight row in the tile.
+// into D, alpha and the bias applied, masked to M x N; only its first `rounds` x kStagedRows
+// activation rows (rounds <= kAcc / 16, the same in every thread). Every math thread of the
+// CTA calls it (kMathThreads, named barrier `barrier`); warp_row0 is the warp's first weight
+// row in the tile.
 // skip: the same steps, writing nothing to D (a tile the exact path stores).
 template <typename T, int kAcc, int kBlockN, int kMathThreads, typename P>
 __device__ __forceinline__ void store_staged(const P& p, const float (&acc)[kAcc], float alpha, int m0, int n0,
                                              int warp_row0, int lane, int math_tid, std::uint8_t* buf,
-                                             std::uint32_t barrier, bool skip) {
+                                             std::uint32_t barrier, bool skip, int rounds) {
   static_assert(sizeof(T) == 2, "16-bit outputs");
   static_assert(kAcc % 16 == 0, "whole rounds of kStagedRows activation rows");
   constexpr int kPitch = kStagedPitch<kBlockN>;
@@ -144,6 +147,7 @@ __device__ __forceinline__ void store_staged(const P& p, const float (&acc)[kAcc
   T* d = static_cast<T*>(p.out.d);
 #pragma unroll
   for (int round = 0; round < kAcc / 16; ++round) {
+    if (round == rounds) break;
 #pragma unroll
     for (int jj = 0; jj < 4; jj += 2) {
       const int j = 4 * round + jj;
@@ -169,18 +173,25 @@ __device__ __forceinline__ void store_staged(const P& p, const float (&acc)[kAcc
     }
     // The next round overwrites the rows just read (the last round's are read before the
     // buffer's next use: the epilogue of another tile starts after a barrier of all math threads).
-    if (round + 1 < kAcc / 16) ptx::named_barrier_sync(barrier, kMathThreads);
+    if (round + 1 < rounds) ptx::named_barrier_sync(barrier, kMathThreads);
+  }
+}
+
+// Only the rows below m_end (<= M).
+template <int kAcc, typename P>
+__device__ __forceinline__ void store_tile_transposed(const P& p, const float (&acc)[kAcc],
+                                                      float alpha, int m0, int n0, int lane, int m_end) {
+  switch (p.out.d_dtype) {
+    case DType::FP32: store_transposed<float>(p, acc, alpha, m0, n0, lane, m_end); break;
+    case DType::BF16: store_transposed<__nv_bfloat16>(p, acc, alpha, m0, n0, lane, m_end); break;
+    default: store_transposed<__half>(p, acc, alpha, m0, n0, lane, m_end); break;
   }
 }
 
 template <int kAcc, typename P>
 __device__ __forceinline__ void store_tile_transposed(const P& p, const float (&acc)[kAcc],
                                                       float alpha, int m0, int n0, int lane) {
-  switch (p.out.d_dtype) {
-    case DType::FP32: store_transposed<float>(p, acc, alpha, m0, n0, lane); break;
-    case DType::BF16: store_transposed<__nv_bfloat16>(p, acc, alpha, m0, n0, lane); break;
-    default: store_transposed<__half>(p, acc, alpha, m0, n0, lane); break;
-  }
+  store_tile_transposed(p, acc, alpha, m0, n0, lane, p.m);
 }
 
 }  // namespace mxgemm::sm90

@@ -469,41 +469,50 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   };
 
   // ---- paired halves: the tile's two CTAs are a cluster (StreamSchedule::paired) ---------------
-  // Rank 1 leaves its partial and its exact verdict in its own shared memory, over the
-  // activation stages it no longer needs; rank 0 adds the partial to its own registers through
-  // distributed shared memory (rank 0's + rank 1's: the same bits every run) and stores the
-  // tile (returns true). Two cluster barriers: the partial is written; it is read (rank 1's
-  // shared memory lives until then). Only the math threads are left to arrive by then: the
-  // producer warpgroups have exited, and exited threads do not hold a cluster barrier.
-  auto pair_exchange = [&](float (&sum)[Cfg::kAccRegs], bool& exact) -> bool {
-    static_assert(Cfg::kAccRegs % 4 == 0 &&
-                      Cfg::kAccRegs * Cfg::kMathThreads * 4 <= Cfg::kStages * Cfg::kStageBytesX,
-                  "a partial fits the activation stages");
+  // Each CTA finishes and stores half of the tile's activation rows: rank 0 the first kMPad / 2
+  // (accumulator registers [0, kAcc / 2)), rank 1 the rest. Each leaves the half the other
+  // finishes, and its exact verdict, in its own shared memory, over the activation stages it no
+  // longer needs; after a cluster barrier each adds the other's half to its own through
+  // distributed shared memory (the same two partials in either order: the same bits every run),
+  // with its own half first moved into registers [0, kAcc / 2). A second cluster barrier keeps
+  // the shared memory alive until both have read. Half the exchange and half the store of a
+  // one-sided hand-off. Only the math threads are left to arrive by then: the producer
+  // warpgroups have exited, and exited threads do not hold a cluster barrier. Returns the half.
+  auto pair_exchange = [&](float (&sum)[Cfg::kAccRegs], bool& exact) -> int {
+    constexpr int kHalf = Cfg::kAccRegs / 2;
+    static_assert(!kInterleaves || (kHalf % 4 == 0 && kHalf * Cfg::kMathThreads * 4 <= Cfg::kStages * Cfg::kStageBytesX),
+                  "a half partial fits the activation stages");
     float* buf = reinterpret_cast<float*>(smem.x[0]);
     // (The caller's named_barrier_or: every math warp's wgmmas on those stages are complete.)
     const bool second = ptx::cluster_ctarank() == 1;
-    if (second) {
+    auto send = [&](int r0) {
 #pragma unroll
-      for (int r = 0; r < Cfg::kAccRegs; r += 4)
+      for (int r = 0; r < kHalf; r += 4)
         *reinterpret_cast<float4*>(buf + ((r / 4) * Cfg::kMathThreads + math_tid) * 4) =
-            make_float4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]);
-      if (math_tid == 0) smem.pair_exact = exact ? 1 : 0;
-    }
-    ptx::cluster_sync();
-    if (!second) {
-      const std::uint32_t peer = ptx::cluster_smem_addr(buf, 1) + math_tid * 16;
+            make_float4(sum[r0 + r], sum[r0 + r + 1], sum[r0 + r + 2], sum[r0 + r + 3]);
+    };
+    if (second) {
+      send(0);
 #pragma unroll
-      for (int r = 0; r < Cfg::kAccRegs; r += 4) {
-        const float4 v = ptx::ld_shared_cluster_v4(peer + (r / 4) * Cfg::kMathThreads * 16);
-        sum[r] += v.x;
-        sum[r + 1] += v.y;
-        sum[r + 2] += v.z;
-        sum[r + 3] += v.w;
-      }
-      exact = exact || ptx::ld_shared_cluster_u32(ptx::cluster_smem_addr(&smem.pair_exact, 1)) != 0;
+      for (int r = 0; r < kHalf; ++r) sum[r] = sum[r + kHalf];
+    } else {
+      send(kHalf);
     }
+    if (math_tid == 0) smem.pair_exact = exact ? 1 : 0;
     ptx::cluster_sync();
-    return !second;
+    const std::uint32_t peer_rank = second ? 0u : 1u;
+    const std::uint32_t peer = ptx::cluster_smem_addr(buf, peer_rank) + math_tid * 16;
+#pragma unroll
+    for (int r = 0; r < kHalf; r += 4) {
+      const float4 v = ptx::ld_shared_cluster_v4(peer + (r / 4) * Cfg::kMathThreads * 16);
+      sum[r] += v.x;
+      sum[r + 1] += v.y;
+      sum[r + 2] += v.z;
+      sum[r + 3] += v.w;
+    }
+    exact = exact || ptx::ld_shared_cluster_u32(ptx::cluster_smem_addr(&smem.pair_exact, peer_rank)) != 0;
+    ptx::cluster_sync();
+    return second ? 1 : 0;
   };
 
   for_each_work<kInterleaves>(sched, cta, ctas, [&](const StreamWork& work) {
@@ -531,10 +540,19 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     exact = ptx::named_barrier_or(1, Cfg::kMathThreads, exact);
     // A partial tile is stored by the last of its CTAs, once it has summed the partials; one
     // call site of the epilogue (its copies per output type are large: instruction cache).
+    // The rows this CTA stores: all of the tile's, or one half of them (paired halves).
+    int m_store = m0, m_rows = kMPad, pair_half = 0;
     if (!work.whole(sched.k_stages)) {
       bool stores;
       if constexpr (kInterleaves) {
-        stores = sched.paired ? pair_exchange(sum, exact) : fixup_partial_tile(work.stream_tile, sum, exact);
+        if (sched.paired) {
+          pair_half = pair_exchange(sum, exact);
+          m_store = m0 + pair_half * (kMPad / 2);
+          m_rows = kMPad / 2;
+          stores = true;
+        } else {
+          stores = fixup_partial_tile(work.stream_tile, sum, exact);
+        }
       } else {
         stores = fixup_partial_tile(work.stream_tile, sum, exact);
       }
@@ -556,17 +574,21 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         const int n0_tile = tile.n * Cfg::kBlockN;
         if (p.out.d_dtype == DType::BF16)
           store_staged<__nv_bfloat16, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
-              p, sum, alpha, m0, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact);
+              p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, m_rows / kStagedRows);
         else
           store_staged<__half, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
-              p, sum, alpha, m0, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact);
+              p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, m_rows / kStagedRows);
       }
     }
-    if (exact) {  // listed for after the loop (math thread 0 keeps the list)
-      if (math_tid == 0) p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + smem.exact_count++] = work.tile;
+    if (exact) {  // listed for after the loop (math thread 0 keeps the list; of a pair, rank 0's)
+      if (math_tid == 0 && pair_half == 0) p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + smem.exact_count++] = work.tile;
       return;
     }
-    if (!staged) store_tile_transposed(p, sum, alpha, m0, n0, lane);
+    if (!staged) {
+      if constexpr (kInterleaves)
+        store_tile_transposed(p, sum, alpha, m_store, n0, lane, m_store + m_rows < p.m ? m_store + m_rows : p.m);
+      else store_tile_transposed(p, sum, alpha, m0, n0, lane);
+    }
 #if MXGEMM_TRACE_ON
     if (math_tid == 0) {
       const unsigned long long now = MXGEMM_TRACE_NOW();

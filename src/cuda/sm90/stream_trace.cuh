@@ -54,7 +54,7 @@ namespace mxgemm::sm90 {
 // Waits for the launch and prints one line: per event, min/median/max over the CTAs, in us
 // from the first start of the pre-pass (or of the kernel); the SM clock and the cycles per
 // stage between a CTA's first stage and its last mainloop end.
-inline void report_stream_trace(const StreamGemmParams& q, int kMPad, cudaStream_t stream) {
+static inline void report_stream_trace(const StreamGemmParams& q, int kMPad, cudaStream_t stream) {
   MXGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
   static unsigned long long h[1024][kTraceEvents];
   MXGEMM_CUDA_CHECK(cudaMemcpyFromSymbol(h, g_stream_trace, sizeof(h)));
