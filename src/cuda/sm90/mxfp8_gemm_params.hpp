@@ -97,6 +97,9 @@ struct StreamGemmParams {
   const unsigned int* x_exact_rows;
   unsigned int exact_generation;
   ExactGemm exact;
+  // The activation is the caller's, read in place (weight-only): no pre-pass of this launch
+  // writes it, so its loads need not wait behind the weight's first stages.
+  bool x_in_place;
 };
 
 // The skinny kernel (skinny_gemm_kernel.cuh): D = alpha * X W^T for a few activation rows,

@@ -147,7 +147,12 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       };
       // The first stages' weights stream while an activation pre-pass may still run (this
       // kernel is a programmatic dependent launch); its output is read only after the wait.
+      // An activation read in place has no pre-pass: the wait first (it covers whatever
+      // kernel ran before), then each stage's weight and activation together, so that the
+      // first stage does not wait behind the whole weight prologue.
       int prologue_m[Cfg::kStages], prologue_ks[Cfg::kStages];
+      const bool defer_x = !p.x_in_place;
+      if (!defer_x) ptx::griddepcontrol_wait();
       int issued = 0;
       auto finish_prologue = [&](int count) {
         ptx::griddepcontrol_wait();
@@ -157,13 +162,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       RingIndex<Cfg::kStages> st;
       for_each_work<kInterleaves>(sched, cta, ctas, [&](const StreamWork& work) {
         const StreamTile tile = sched.coord(work.tile);
+#if MXGEMM_TRACE_ON
+        if (issued == 0) MXGEMM_TRACE_SET(kTrWorkReady, MXGEMM_TRACE_NOW());
+#endif
         for (int ks = work.ks0; ks < work.ks_end; ks += kInterleaves ? work.step : 1, ++issued, st.advance()) {
           if (issued >= Cfg::kStages) ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
           load_weight(tile.n, ks, st.index);
 #if MXGEMM_TRACE_ON
           if (issued == 0) MXGEMM_TRACE_SET(kTrFirstTma, MXGEMM_TRACE_NOW());
 #endif
-          if (issued < Cfg::kStages) {
+          if (defer_x && issued < Cfg::kStages) {
             prologue_m[issued] = tile.m;
             prologue_ks[issued] = ks;
             if (issued == Cfg::kStages - 1) finish_prologue(Cfg::kStages);
@@ -172,7 +180,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
           }
         }
       });
-      if (issued < Cfg::kStages) finish_prologue(issued);
+      if (defer_x && issued < Cfg::kStages) finish_prologue(issued);
     }
     return;
   }

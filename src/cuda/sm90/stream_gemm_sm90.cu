@@ -85,6 +85,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
     p.sched.paired = p.sched.one_half_per_cta();  // unless the clusters do not fit (launcher)
   }
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
+  p.x_in_place = direct;
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
   const bool marks = !direct && (l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2);
 

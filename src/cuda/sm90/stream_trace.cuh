@@ -23,6 +23,7 @@ enum TraceEvent {
   kTrProducerUp = 12,  // producer thread: past the CTA barrier and setmaxnreg
   kTrFirstTma = 13,    // producer thread: first weight TMA issued
   kTrPreStoreNs = 14,  // sum over stored items of (store begins - mainloop end)
+  kTrWorkReady = 15,   // producer thread: its first work item and tile computed
 };
 }  // namespace mxgemm::sm90
 
@@ -91,6 +92,8 @@ static inline void report_stream_trace(const StreamGemmParams& q, int kMPad, cud
   stat(kTrStart, true);
   std::printf(" | producer_up");
   stat(kTrProducerUp, true);
+  std::printf(" | work_ready");
+  stat(kTrWorkReady, true);
   std::printf(" | first_tma");
   stat(kTrFirstTma, true);
   std::printf(" | depwait");
