@@ -145,12 +145,15 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         ptx::tma_load_2d(smem.x[s], &tma_x, &smem.full[s], ks * kStageK * 2, m * kMPad);
         if constexpr (kCodes) ptx::tma_load_2d(smem.sx[s], &tma_sx, &smem.full[s], m * kMPad * 4, 2 * ks);
       };
-      // The first stages' weights stream while an activation pre-pass may still run (this
-      // kernel is a programmatic dependent launch); its output is read only after the wait.
-      // An activation read in place has no pre-pass: the wait first (it covers whatever
-      // kernel ran before), then each stage's weight and activation together, so that the
-      // first stage does not wait behind the whole weight prologue.
-      int prologue_m[Cfg::kStages], prologue_ks[Cfg::kStages];
+      // The first kWeightsAhead stages' weights stream while an activation pre-pass may still
+      // run (this kernel is a programmatic dependent launch); its output is read only after
+      // the wait. Two, not the whole ring: the CTAs start as the pre-pass's CTAs drain, so the
+      // wait rarely holds them, and behind eight weight stages the first activation load went
+      // out 1 us after the first weight load (timeline, session 15). An activation read in
+      // place has no pre-pass: the wait first (it covers whatever kernel ran before), then each
+      // stage's weight and activation together.
+      constexpr int kWeightsAhead = Cfg::kStages < 2 ? Cfg::kStages : 2;
+      int prologue_m[kWeightsAhead], prologue_ks[kWeightsAhead];
       const bool defer_x = !p.x_in_place;
       if (!defer_x) ptx::griddepcontrol_wait();
       int issued = 0;
@@ -171,16 +174,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
 #if MXGEMM_TRACE_ON
           if (issued == 0) MXGEMM_TRACE_SET(kTrFirstTma, MXGEMM_TRACE_NOW());
 #endif
-          if (defer_x && issued < Cfg::kStages) {
+          if (defer_x && issued < kWeightsAhead) {
             prologue_m[issued] = tile.m;
             prologue_ks[issued] = ks;
-            if (issued == Cfg::kStages - 1) finish_prologue(Cfg::kStages);
+            if (issued == kWeightsAhead - 1) finish_prologue(kWeightsAhead);
           } else {
             load_activation(tile.m, ks, st.index);
           }
         }
       });
-      if (defer_x && issued < Cfg::kStages) finish_prologue(issued);
+      if (defer_x && issued < kWeightsAhead) finish_prologue(issued);
     }
     return;
   }
