@@ -64,6 +64,18 @@ HostOutput weight_only_reference(const HostWide& a, const HostMxOperand& w, cons
   return r;
 }
 
+// n normal(0, 2) bias values as FP32 or BF16 bytes.
+std::vector<std::uint8_t> random_bias(std::int64_t n, DType t, std::mt19937& rng) {
+  std::vector<std::uint8_t> bytes(static_cast<size_t>(n * dtype_size(t)));
+  std::normal_distribution<double> nd(0.0, 2.0);
+  for (std::int64_t j = 0; j < n; ++j) {
+    const double v = nd(rng);
+    if (t == DType::FP32) { const float f = static_cast<float>(v); std::memcpy(&bytes[j * 4], &f, 4); }
+    else { const std::uint16_t h = encode_bf16(v); std::memcpy(&bytes[j * 2], &h, 2); }
+  }
+  return bytes;
+}
+
 void expect_weight_only_matches(const HostWide& a, const HostMxOperand& w, const ConstMatrixView* bias,
                                 float alpha, const GpuResult& g, const std::string& what) {
   if (g.unsupported) return;
@@ -92,13 +104,7 @@ TEST(GpuWeightOnly, MatchesReferenceAcrossShapesBiasAndLayouts) {
     ++variant;
     const HostWide a = random_wide(s[0], s[2], DType::BF16, rng, 1.0, /*stride_pad=*/variant % 2 == 0 ? 8 : 5);
     const HostMxOperand w = random_mx_operand(s[1], s[2], rng, o);
-    std::vector<std::uint8_t> bias_bytes(static_cast<size_t>(s[1] * dtype_size(bias_t)));
-    std::normal_distribution<double> nd(0.0, 2.0);
-    for (std::int64_t j = 0; j < s[1]; ++j) {
-      const double v = nd(rng);
-      if (bias_t == DType::FP32) { const float f = static_cast<float>(v); std::memcpy(&bias_bytes[j * 4], &f, 4); }
-      else { const std::uint16_t h = encode_bf16(v); std::memcpy(&bias_bytes[j * 2], &h, 2); }
-    }
+    const std::vector<std::uint8_t> bias_bytes = random_bias(s[1], bias_t, rng);
     const ConstMatrixView bias(bias_bytes.data(), 1, s[1], s[1], bias_t, Memory::Host);
     for (const bool with_bias : {false, true}) {
       const float alpha = with_bias ? -0.75f : 1.0f;
@@ -125,13 +131,7 @@ TEST(GpuWeightOnly, StagedStoreWithBiasCoversTails) {
     ++variant;
     const HostWide a = random_wide(s[0], s[2], DType::BF16, rng, 1.0, /*stride_pad=*/8);
     const HostMxOperand w = random_mx_operand(s[1], s[2], rng);
-    std::vector<std::uint8_t> bias_bytes(static_cast<size_t>(s[1] * dtype_size(bias_t)));
-    std::normal_distribution<double> nd(0.0, 2.0);
-    for (std::int64_t j = 0; j < s[1]; ++j) {
-      const double v = nd(rng);
-      if (bias_t == DType::FP32) { const float f = static_cast<float>(v); std::memcpy(&bias_bytes[j * 4], &f, 4); }
-      else { const std::uint16_t h = encode_bf16(v); std::memcpy(&bias_bytes[j * 2], &h, 2); }
-    }
+    const std::vector<std::uint8_t> bias_bytes = random_bias(s[1], bias_t, rng);
     const ConstMatrixView bias(bias_bytes.data(), 1, s[1], s[1], bias_t, Memory::Host);
     expect_weight_only_matches(a, w, &bias, -0.75f,
                                run_weight_only(a, w, &bias, out, -0.75f, detail::Sm90Kernel::Auto, s[3]),
