@@ -70,7 +70,7 @@ struct alignas(1024) StreamGemmSmem {
   std::uint64_t empty[Cfg::kStages];  // math -> TMA: the stage is consumed
   int last_arrival;  // fixup: 0, or this CTA stores the tile: 1, 2 through the exact path
   int exact_count;   // tiles this CTA stores through the exact path (math thread 0's count)
-  int pair_exact;    // paired halves: rank 1's exact verdict (read by rank 0)
+  int pair_exact;    // paired halves: this CTA's exact verdict (read by the other)
   // The staged store's rows of D (16-bit outputs, kStagedStore).
   alignas(128) std::uint8_t out_stage[Cfg::kStagedStore ? Cfg::kOutStageBytes : 16];
 };
@@ -549,9 +549,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       exact |= m < p.m && p.x_exact_rows[m] == p.exact_generation;
     }
     exact = ptx::named_barrier_or(1, Cfg::kMathThreads, exact);
-    // A partial tile is stored by the last of its CTAs, once it has summed the partials; one
-    // call site of the epilogue (its copies per output type are large: instruction cache).
-    // The rows this CTA stores: all of the tile's, or one half of them (paired halves).
+    // A partial tile is stored by the last of its CTAs, once it has summed the partials (or,
+    // paired, half of it by each); one call site of each store (their copies per output type
+    // are large: instruction cache). The rows this CTA stores: all of the tile's, or one half.
     int m_store = m0, m_rows = kMPad, pair_half = 0;
     if (!work.whole(sched.k_stages)) {
       bool stores;
@@ -596,6 +596,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       return;
     }
     if (!staged) {
+      // (Without interleaving the rows are the whole tile's: the four-warpgroup kernels keep
+      // the code they were measured with.)
       if constexpr (kInterleaves)
         store_tile_transposed(p, sum, alpha, m_store, n0, lane, m_store + m_rows < p.m ? m_store + m_rows : p.m);
       else store_tile_transposed(p, sum, alpha, m0, n0, lane);

@@ -63,9 +63,10 @@ struct StreamSchedule {
   // about the same K.
   bool interleaved = false;
   // Interleaved halves, one per CTA, whose two CTAs run as a cluster of two (ranks 0 and 1 =
-  // halves 0 and 1): the second half's partial reaches the first CTA through distributed shared
-  // memory, not through L2 and a counter (stream_gemm_kernel.cuh; the launcher sets it where
-  // the device fits all those clusters at once).
+  // halves 0 and 1): each CTA sends the other the half of its partial that the other finishes
+  // and stores, through distributed shared memory, not through L2 and a counter
+  // (stream_gemm_kernel.cuh; the launcher sets it where the device fits all those clusters at
+  // once).
   bool paired = false;
 
   MXGEMM_HOST_DEVICE int tiles() const { return tiles_m * tiles_n; }
