@@ -52,6 +52,7 @@
 #include "cuda/sm90/mxfp8_gemm_params.hpp"
 #include "cuda/sm90/scale_window.cuh"
 #include "cuda/sm90/skinny_gemm_config.cuh"
+#include "cuda/sm90/skinny_trace.cuh"
 #include "cuda/sm90/stream_epilogue.cuh"
 
 namespace mxgemm::sm90 {
@@ -117,6 +118,18 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
   const int kblocks = p.kblocks;
   const int cta = static_cast<int>(blockIdx.x);
   const int u0 = sched.begin(cta), u1 = sched.begin(cta + 1);
+#if MXGEMM_TRACE_ON
+  // Each CTA clears its own row (before any warp's end stamps: those come microseconds later).
+  if (threadIdx.x == 0) {
+    for (int e = 0; e < kTraceEvents; ++e) MXGEMM_TRACE_SET(e, 0ull);
+    MXGEMM_TRACE_SET(kTrStart, MXGEMM_TRACE_NOW());
+    MXGEMM_TRACE_SET(kSkTrSmid, trace_smid());
+    MXGEMM_TRACE_SET(kSkTrWarpEndMin, ~0ull);
+    MXGEMM_TRACE_SET(kTrStages, static_cast<unsigned long long>(u1 - u0));
+  }
+  const bool trace_lead = threadIdx.x == 0;  // warp 0, lane 0 stamps the per-CTA events
+  int trace_segments = 0;
+#endif
 
   // The next unit to load: tile and group, advanced without divisions, and this lane's scale
   // row base (row tile * 128 + 16 warp + lane, for lanes 0..15).
@@ -437,6 +450,12 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
       if constexpr (!Cfg::kXInSmem)
         if (u + 1 < u1) load_activation(group + 1 == sched.groups ? 0 : group + 1, next);
       ptx::mbarrier_wait(bar_smem + 8 * st.index, st.phase);
+#if MXGEMM_TRACE_ON
+      if (trace_lead && u == u0) {
+        MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
+        MXGEMM_TRACE_SET(kTrClkFirst, clock64());
+      }
+#endif
       cuda::cp_async_wait<Cfg::kStages - 1>();
       __syncwarp();  // the other lanes' scale copies of this stage are visible
       const int stage = st.index;
@@ -484,7 +503,26 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
       st.advance();
       refill = refill + 1 == Cfg::kStages ? 0 : refill + 1;
     }
+#if MXGEMM_TRACE_ON
+    const unsigned long long trace_loop_end = MXGEMM_TRACE_NOW();
+    if (trace_lead) {
+      if (trace_segments == 0) MXGEMM_TRACE_SET(kTrFirstLoopEnd, trace_loop_end);
+      MXGEMM_TRACE_SET(kTrLastLoopEnd, trace_loop_end);
+      MXGEMM_TRACE_SET(kTrClkLast, clock64());
+    }
+#endif
     finish_tile(tile, first_group == 0 && segment_end - segment_begin == sched.groups);
+#if MXGEMM_TRACE_ON
+    if (trace_lead) {
+      const unsigned long long now = MXGEMM_TRACE_NOW();
+      if (trace_segments == 0) MXGEMM_TRACE_SET(kTrFirstStored, now);
+      MXGEMM_TRACE_ADD(kTrEpilogueNs, now - trace_loop_end);
+      if (!(first_group == 0 && segment_end - segment_begin == sched.groups))
+        MXGEMM_TRACE_ADD(kSkTrFixupNs, now - trace_loop_end);
+      MXGEMM_TRACE_SET(kTrItems, static_cast<unsigned long long>(trace_segments + 1));
+    }
+    ++trace_segments;
+#endif
 #pragma unroll
     for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
     exact = false;
@@ -500,6 +538,13 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
     const int n0 = warp_row0(exact_slot(i));
     exact_outputs(p.exact, p.out, 0, p.m, n0, p.n - n0 < kSkinnyTileRows ? p.n - n0 : kSkinnyTileRows, lane, 32);
   }
+#if MXGEMM_TRACE_ON
+  if (lane == 0) {
+    const unsigned long long now = MXGEMM_TRACE_NOW();
+    atomicMax(&g_stream_trace[blockIdx.x][kTrEnd], now);
+    atomicMin(&g_stream_trace[blockIdx.x][kSkTrWarpEndMin], now);
+  }
+#endif
 #else
   // Built for another architecture: the launcher only dispatches here on sm_90.
   if (threadIdx.x == 0) __trap();

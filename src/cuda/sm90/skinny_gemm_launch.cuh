@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdlib>
 
 #include "core/check.hpp"
 #include "cuda/common/once_per_device.hpp"
@@ -67,6 +68,9 @@ void launch_skinny_kernel(SkinnyGemmParams p, const ConstMxOperand& w, const Con
                                            : tma_w;
   kernel<<<p.sched.ctas, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(tma_w, tma_x, p);
   MXGEMM_CUDA_CHECK(cudaGetLastError());
+#ifdef MXGEMM_STREAM_TRACE
+  if (std::getenv("MXGEMM_TRACE") != nullptr) report_skinny_trace(p, kNTiles, stream);
+#endif
 }
 
 }  // namespace mxgemm::sm90
