@@ -22,6 +22,12 @@ for round in 1 2; do
     run sk $v --m 1,8,16 --n 1024,4096 --k 4096,8192 --iters 30
     run skwo $v --mode weight-only --m 1,8 --n 4096,8192 --k 8192 --iters 30
   done
+  # The skinny kernel forced where main picks the streaming kernel (224 MB weights: weight-only
+  # M <= 8, MXFP8 M = 9..16; session 6 measured it 2-8% slower there, before sessions 7-15).
+  for nk in "--n 28672 --k 8192" "--n 8192 --k 28672"; do
+    run cmp base --mode weight-only --m 1,8 $nk --iters 30 --compare-kernel skinny
+    run cmp base --m 12,16 $nk --iters 30 --compare-kernel skinny
+  done
   for v in base fp32; do  # FP32 outputs (the CLI: median of back-to-back runs)
     for s in "512 8192 8192" "1024 8192 8192" "4096 8192 8192" "8192 8192 8192" "2048 28672 8192"; do
       set -- $s
@@ -34,4 +40,5 @@ done
 table() { awk '$4=="|" && $1+0>0 {printf "%s %s\n", $1"x"$2"x"$3, $5}' $1 | awk '{a[$1]=a[$1]" "$2} END{for(k in a) print k, a[k]}' | sort -t x -k2,2n -k3,3n -k1,1n | tr '\n' ';'; echo; }
 for f in fix fixwo; do for v in base fixup; do echo "-- $f $v (us, round 1 and 2)"; table $OUT/${f}_$v.log; done; done
 for f in sk skwo; do for v in base skinny16; do echo "-- $f $v"; table $OUT/${f}_$v.log; done; done
+echo "-- forced skinny (us: main's pick | skinny forced, per round)"; awk '$4=="|" && $1+0>0 {printf "%s %s|%s\n", $1"x"$2"x"$3, $5, $20}' $OUT/cmp_base.log | sort | tr '\n' ';'; echo
 for v in base fp32; do echo "-- out $v"; sort $OUT/out_$v.log | awk '{a[$1" "$2]=a[$1" "$2]" "$4} END{for(k in a) print k, a[k]}' | sort | tr '\n' ';'; echo; done
