@@ -1,8 +1,10 @@
 // mxgemm_bench: mxfp8_scaled_mm against its peers, in one run, on the same inputs.
 //
 // For each shape M x N x K of a suite (A: M x K, B: N x K, D = A x B^T, all row-major):
-//   mxgemm       mxfp8_scaled_mm: E4M3 operands, swizzled 128x4 E8M0 scales, BF16 out,
-//                alpha on the device;
+//   mxgemm       mxfp8_scaled_mm: E4M3 operands, swizzled 128x4 E8M0 scales, BF16 out
+//                (--mx-out fp16 / fp32: that output type for the mxgemm columns, the
+//                peers keeping BF16; the checks then read the first call's output rounded
+//                to BF16, and the memory floor counts D in that type), alpha on the device;
 //   bf16         cuBLAS BF16 GEMM (fp32 compute, BF16 out) on operands dequantized
 //                beforehand on the host (dequantize_mxfp8_reference: exactly the values
 //                mxgemm multiplies);
@@ -42,6 +44,8 @@
 // Exit codes: 0 all checks passed, 1 a check failed, 2 bad usage or nothing can run.
 #include <cublasLt.h>
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
@@ -94,6 +98,11 @@ struct Options {
   bool weight_only() const { return mode == "weight-only"; }
   // The kernel of the comparison column: "tiled", "streaming" or "skinny".
   std::string compare = "tiled";
+  // Output type of the mxgemm columns (mxgemm and the comparison kernel); the peers keep BF16.
+  // A non-BF16 output is rounded to BF16 once after the checked first call, for the checks.
+  std::string mx_out = "bf16";
+  DType mx_out_dtype() const { return mx_out == "fp32" ? DType::FP32 : mx_out == "fp16" ? DType::FP16 : DType::BF16; }
+  std::size_t mx_out_bytes() const { return mx_out == "fp32" ? 4 : 2; }
   detail::Sm90Kernel compare_kernel() const {
     return compare == "streaming" ? detail::Sm90Kernel::Streaming
            : compare == "skinny"  ? detail::Sm90Kernel::Skinny
@@ -383,6 +392,15 @@ __global__ void compare_kernel(const std::uint16_t* got, const std::uint16_t* re
   }
 }
 
+// An FP32 or FP16 output rounded to BF16 (round to nearest even), for the checks.
+__global__ void to_bf16_kernel(const void* src, bool fp32, i64 n, std::uint16_t* out) {
+  for (i64 i = blockIdx.x * static_cast<i64>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<i64>(gridDim.x) * blockDim.x) {
+    const float v = fp32 ? static_cast<const float*>(src)[i] : __half2float(static_cast<const __half*>(src)[i]);
+    out[i] = __bfloat16_as_ushort(__float2bfloat16_rn(v));
+  }
+}
+
 __global__ void gather_kernel(const std::uint16_t* src, const i64* idx, std::uint16_t* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = src[idx[i]];
@@ -586,6 +604,8 @@ class ShapeBench {
     dq_b_ = DeviceBuffer(2 * bn);
     d_bytes_ = static_cast<std::size_t>(sh.m * sh.n * 2);
     for (auto& d : d_) d = DeviceBuffer(d_bytes_);
+    if (o.mx_out_dtype() != DType::BF16)
+      for (Method m : {kMx, kMxTiled}) mx_out_[m] = DeviceBuffer(static_cast<std::size_t>(sh.m * sh.n) * o.mx_out_bytes());
     if (o.bf16_api == "lt") bf16_plan_ = std::make_unique<LtPlan>(gpu, sh, CUDA_R_16BF, nullptr, nullptr, false);
     try {
       fp8_plan_ = std::make_unique<LtPlan>(gpu, sh, CUDA_R_8F_E4M3, scale_a_f8(), scale_b_f8(),
@@ -597,6 +617,8 @@ class ShapeBench {
   }
 
   void* d(Method m) const { return d_[m].get(); }
+  // Where method m writes: its BF16 buffer, or the mxgemm columns' own output type.
+  void* out(Method m) const { return mx_out_[m].get() != nullptr ? mx_out_[m].get() : d(m); }
   std::string fp8_fallback() const { return fp8_plan_ ? fp8_plan_->fallback() : ""; }
 
   // Queues run number i of method m on the stream (input copy i % copies).
@@ -610,13 +632,13 @@ class ShapeBench {
           mxfp8_weight_only_mm(contiguous(static_cast<const void*>(a_bf_[i % cb_].get()), sh_.m, sh_.k,
                                           DType::BF16, Memory::Device),
                                mx_op(b_q_[c], b_s_[c], sh_.n), static_cast<const float*>(gpu_.alpha.get()),
-                               nullptr, contiguous(d(m), sh_.m, sh_.n, DType::BF16, Memory::Device),
+                               nullptr, contiguous(out(m), sh_.m, sh_.n, o_.mx_out_dtype(), Memory::Device),
                                gpu_.stream, /*skip_checks=*/i != 0);
           break;
         }
         mxfp8_scaled_mm(mx_op(a_q_[c], a_s_[c], sh_.m), mx_op(b_q_[c], b_s_[c], sh_.n),
                         static_cast<const float*>(gpu_.alpha.get()),
-                        contiguous(d(m), sh_.m, sh_.n, DType::BF16, Memory::Device), gpu_.stream,
+                        contiguous(out(m), sh_.m, sh_.n, o_.mx_out_dtype(), Memory::Device), gpu_.stream,
                         /*skip_checks=*/i != 0);
         break;
       }
@@ -654,9 +676,18 @@ class ShapeBench {
       return r;
     }
     MXGEMM_CUDA_CHECK(cudaMemsetAsync(d(m), 0xFF, d_bytes_, s));
+    if (out(m) != d(m))
+      MXGEMM_CUDA_CHECK(cudaMemsetAsync(out(m), 0xFF, static_cast<std::size_t>(sh_.m * sh_.n) * o_.mx_out_bytes(), s));
     try {
       op(m, 0);
       MXGEMM_CUDA_CHECK(cudaGetLastError());
+      if (out(m) != d(m)) {  // the checks read BF16: the first (checked) call's output, rounded
+        const i64 n = sh_.m * sh_.n;
+        const int blocks = static_cast<int>(std::min<i64>((n + 255) / 256, 8 * gpu_.prop.multiProcessorCount));
+        to_bf16_kernel<<<blocks, 256, 0, s>>>(out(m), o_.mx_out_dtype() == DType::FP32, n,
+                                              static_cast<std::uint16_t*>(d(m)));
+        MXGEMM_CUDA_CHECK(cudaGetLastError());
+      }
       MXGEMM_CUDA_CHECK(cudaStreamSynchronize(s));
     } catch (const UnsupportedError& e) {
       cudaStreamSynchronize(s);
@@ -815,6 +846,7 @@ class ShapeBench {
   DeviceBuffer f8_scales_, dq_a_, dq_b_;
   DeviceBuffer d_[kMethods];
   std::size_t d_bytes_ = 0;
+  DeviceBuffer mx_out_[kMethods];  // the mxgemm columns' outputs when not BF16 (else empty)
   std::unique_ptr<LtPlan> bf16_plan_, fp8_plan_;
   std::string fp8_plan_error_;
 };
@@ -1097,6 +1129,9 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
                 "of an MXFP8 A), B: N x K E4M3 MXFP8, BF16 out\n");
   else
     std::printf("mxgemm_bench: D = A x B^T, A: M x K, B: N x K (TN), E4M3 MXFP8 inputs, BF16 out\n");
+  if (o.mx_out_dtype() != DType::BF16)
+    std::printf("mxgemm columns: %s out (the peers: BF16; checked after rounding to BF16)\n",
+                o.mx_out == "fp32" ? "FP32" : "FP16");
   std::printf("device: %s, %d SMs, L2 %.0f MiB; mxgemm backend: %s; cuBLASLt %zu; bf16 via %s; "
               "fp8 fast accumulation %s\n",
               gpu.prop.name, gpu.prop.multiProcessorCount, l2_mb, info.name.c_str(),
@@ -1131,7 +1166,8 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
       const ScaleShape sb = scale_shape(sh.n, sh.k, ScaleLayout::Swizzled128x4);
       const double a_bytes = o.weight_only() ? 2.0 * double(sh.m * sh.k)
                                              : double(sh.m * sh.k + sa.rows * sa.cols);
-      const double bytes = a_bytes + double(sh.n * sh.k + sb.rows * sb.cols) + 2.0 * double(sh.m * sh.n);
+      const double bytes =
+          a_bytes + double(sh.n * sh.k + sb.rows * sb.cols) + double(o.mx_out_bytes()) * double(sh.m * sh.n);
       row.floor_us = bytes / (copy_gbps * 1e3);
     }
     try {
@@ -1265,6 +1301,9 @@ int main(int argc, char** argv) {
                  "the sm_90 kernel of the comparison column: tiled (MXFP8 only), streaming "
                  "(the skinny kernel's alternative up to 16 rows) or skinny (up to 16 rows)")
       ->check(CLI::IsMember({"tiled", "streaming", "skinny"}));
+  app.add_option("--mx-out", o.mx_out,
+                 "output type of the mxgemm columns (the peers keep BF16; the checks round it to BF16)")
+      ->check(CLI::IsMember({"bf16", "fp16", "fp32"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

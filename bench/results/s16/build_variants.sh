@@ -6,6 +6,7 @@
 #   fixup     fixup_release.patch     (streaming kernel: one release by math thread 0 in the fixup)
 #   fp32      staged_store_fp32.patch (streaming kernel: FP32 outputs through the staged store)
 #   skinny16  skinny_16_warps.patch   (skinny kernel: one CTA of 16 warps per SM, not two of 8)
+#   aligned   skinny_tile_aligned.patch (skinny kernel: tile-aligned ranges where they fill 95%)
 set -euo pipefail
 here=bench/results/s16
 out=.device/s16v
@@ -18,7 +19,7 @@ build() {
   xz -T2 "$out/$1"/*
 }
 build base
-for v in fixup:fixup_release fp32:staged_store_fp32 skinny16:skinny_16_warps; do
+for v in fixup:fixup_release fp32:staged_store_fp32 skinny16:skinny_16_warps aligned:skinny_tile_aligned; do
   git apply "$here/${v#*:}.patch"
   build "${v%%:*}" || { git checkout -- src tests; exit 1; }
   git checkout -- src tests
