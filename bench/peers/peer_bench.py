@@ -5,7 +5,7 @@ inputs and in one run, on a GPU machine with no network.
     python3 bench/peers/peer_bench.py --suite all --out bench/results/peers.json
     python3 bench/peers/report.py bench/results/peers.json --plots bench/results --readme README.md
 
-GEMM methods (suites "square" and "llm"; a method that cannot run a shape is recorded as
+GEMM methods (suites "square", "llm" and "large", issue #3's large shapes; a method that cannot run a shape is recorded as
 "unsupported" with the reason):
     mxgemm               mxgemm.mxfp8_scaled_mm, E4M3 operands, swizzled E8M0 scales, BF16 out
     mxgemm_weight_only   mxgemm.mxfp8_weight_only_mm: the bf16 activation x the MXFP8 weight
@@ -101,6 +101,9 @@ LLM_M = [1, 16, 64, 128, 512, 2048, 8192]
 SUITES = {
     "square": [(s, s, s) for s in (2048, 4096, 8192, 16384)],
     "llm": [(m, n, k) for (n, k) in LAYERS for m in LLM_M],
+    # Issue #3's large shapes (mxgemm_bench --suite large), for its Triton bar.
+    "large": [(m, n, k) for (n, k) in ((8192, 8192), (8192, 28672), (28672, 8192), (4096, 4096))
+              for m in (2048, 4096, 8192, 16384)],
 }
 QUANT_SUITE = "quant"
 # (rows, K) of the quantization suite; its records carry m = rows, n = 0, k = K.
