@@ -511,14 +511,14 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
       MXGEMM_TRACE_SET(kTrClkLast, clock64());
     }
 #endif
-    finish_tile(tile, first_group == 0 && segment_end - segment_begin == sched.groups);
+    const bool whole = first_group == 0 && segment_end - segment_begin == sched.groups;
+    finish_tile(tile, whole);
 #if MXGEMM_TRACE_ON
     if (trace_lead) {
       const unsigned long long now = MXGEMM_TRACE_NOW();
       if (trace_segments == 0) MXGEMM_TRACE_SET(kTrFirstStored, now);
       MXGEMM_TRACE_ADD(kTrEpilogueNs, now - trace_loop_end);
-      if (!(first_group == 0 && segment_end - segment_begin == sched.groups))
-        MXGEMM_TRACE_ADD(kSkTrFixupNs, now - trace_loop_end);
+      if (!whole) MXGEMM_TRACE_ADD(kSkTrFixupNs, now - trace_loop_end);
       MXGEMM_TRACE_SET(kTrItems, static_cast<unsigned long long>(trace_segments + 1));
     }
     ++trace_segments;
