@@ -12,16 +12,28 @@ enum class Sm90Kernel { Auto, Tiled, Streaming, Skinny };
 Sm90Kernel set_sm90_kernel(Sm90Kernel kernel);
 Sm90Kernel sm90_kernel();
 
+// The streaming kernel's early fixup of a tile in two stream-K parts (stream_gemm_kernel.cuh):
+// Auto takes it when the other part is already in, Never always publishes first (the plain
+// path), Always waits for the other part and takes it. Never and Always are for tests: the two
+// paths must give the same bits.
+enum class StreamEarlyFixup { Auto, Never, Always };
+
+StreamEarlyFixup set_stream_early_fixup(StreamEarlyFixup mode);
+StreamEarlyFixup stream_early_fixup();
+
 // Sets a choice for one scope and restores the previous one after.
-class ScopedSm90Kernel {
+template <typename T, T (*kSet)(T)>
+class ScopedChoice {
  public:
-  explicit ScopedSm90Kernel(Sm90Kernel kernel) : previous_(set_sm90_kernel(kernel)) {}
-  ~ScopedSm90Kernel() { set_sm90_kernel(previous_); }
-  ScopedSm90Kernel(const ScopedSm90Kernel&) = delete;
-  ScopedSm90Kernel& operator=(const ScopedSm90Kernel&) = delete;
+  explicit ScopedChoice(T choice) : previous_(kSet(choice)) {}
+  ~ScopedChoice() { kSet(previous_); }
+  ScopedChoice(const ScopedChoice&) = delete;
+  ScopedChoice& operator=(const ScopedChoice&) = delete;
 
  private:
-  Sm90Kernel previous_;
+  T previous_;
 };
+using ScopedSm90Kernel = ScopedChoice<Sm90Kernel, set_sm90_kernel>;
+using ScopedStreamEarlyFixup = ScopedChoice<StreamEarlyFixup, set_stream_early_fixup>;
 
 }  // namespace mxgemm::detail

@@ -45,6 +45,41 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
                                    kStreaming);
 }
 
+// A tile in two stream-K parts is summed by its first CTA, whose last item it is: early (it
+// finds the other part in, skips publishing its own and adds it from registers) or after
+// publishing (the plain path), whichever the timing gives. Both must give the same bits: each
+// forced (detail::StreamEarlyFixup: Always waits for the other part), against each other, the
+// library's choice and the reference. 100 weight tiles of 256 rows (M <= 32) or 128 (M = 50)
+// and 16 stages of K on up to 132 CTAs of about 12 stages: most tiles in two parts, some in
+// three (the plain path only); M = 5 and 16: the codes forms, 30 and 50: the values form.
+TEST(GpuStreamGemm, EarlyFixupGivesThePlainPathsBits) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  int device = 0, sms = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 100, 16, sms);
+  ASSERT_FALSE(sched.split_reduce);
+  int two_parts = 0;
+  for (int t = 0; t < sched.stream_tiles(); ++t) two_parts += sched.last_cta(t) == sched.first_cta(t) + 1;
+  ASSERT_GT(two_parts, 0) << "no tile in two parts on " << sms << " SMs: the test needs another shape";
+  std::mt19937 rng = fresh_rng();
+  for (const std::int64_t m : {5, 16, 30, 50}) {
+    const std::int64_t n = m <= 32 ? 25600 : 12800, k = 1024;
+    const std::string what = shape_name(m, n, k);
+    const HostMxOperand a = random_mx_operand(m, k, rng);
+    const HostMxOperand b = random_mx_operand(n, k, rng);
+    auto run = [&](detail::StreamEarlyFixup mode) {
+      const detail::ScopedStreamEarlyFixup forced(mode);
+      return run_gpu(a, b, DType::FP32, 0.75f, 0, kStreaming);
+    };
+    const GpuResult always = run(detail::StreamEarlyFixup::Always);
+    expect_matches_reference(a, b, always, 0.75f, what + ", early fixup always");
+    EXPECT_EQ(always.out.bytes, run(detail::StreamEarlyFixup::Never).out.bytes) << what << ": early and plain fixups differ";
+    EXPECT_EQ(always.out.bytes, run(detail::StreamEarlyFixup::Auto).out.bytes) << what << ": the library's choice differs";
+  }
+}
+
 // Tiles whose K is cut in two halves, one a CTA (64 tiles on 132 SMs): the halves run
 // interleaved (every other stage) and, where the device fits all the clusters, as clusters of
 // two whose second CTA hands its partial to the first through distributed shared memory

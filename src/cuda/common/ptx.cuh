@@ -251,6 +251,22 @@ __device__ __forceinline__ std::uint32_t atomic_add_acq_rel_gpu(std::uint32_t* p
   return old;
 }
 
+// ld.acquire.gpu: a stream-K counter read before deciding whether to publish a partial; the
+// writes published before the adds it observes are visible to this thread after it.
+__device__ __forceinline__ std::uint32_t ld_acquire_gpu(const std::uint32_t* p) {
+  std::uint32_t v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// --- cp.async.bulk.prefetch.L2 (PTX ISA 9.7.9.25.4.3) ------------------------------------------
+// A hint: brings `bytes` (a multiple of 16, 16-byte aligned) of global memory into L2. L2 is
+// the device's point of coherence, so a line fetched before another CTA writes it is updated
+// there, never read stale.
+__device__ __forceinline__ void prefetch_l2_bulk(const void* p, std::uint32_t bytes) {
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+}
+
 // --- ld.shared (PTX ISA 9.7.9.8) by shared-memory address -----------------------------------
 // Volatile with a memory clobber: they stay after the mbarrier wait that guards the data.
 __device__ __forceinline__ std::uint32_t ld_shared_u32(std::uint32_t addr) {

@@ -182,6 +182,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
             load_activation(tile.m, ks, st.index);
           }
         }
+        // A start part (the CTA's last item, see fixup_partial_tile): the next CTA's partial of
+        // the tile, written long before and in DRAM by now, into L2 while the math warps still
+        // have the ring's stages to run. That CTA's range starts inside this tile, so the slot
+        // is its first, 2 (cta + 1), found without the schedule's 64-bit divisions (which do not
+        // fit the producer's registers). (A third part, rare, is left to the fixup's loads.)
+        if (work.stream_tile >= 0 && work.ks0 == 0 && work.ks_end < sched.k_stages && !sched.split_reduce &&
+            (!kInterleaves || work.step == 1)) {
+          constexpr int kSlotFloats = Cfg::kBlockN * kMPad;
+          ptx::prefetch_l2_bulk(p.partials + static_cast<std::int64_t>(2 * (cta + 1)) * kSlotFloats, kSlotFloats * 4);
+        }
       });
       if (defer_x && issued < kWeightsAhead) finish_prologue(issued);
     }
@@ -413,25 +423,57 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   // sums all of them into `sum` and returns true (it stores the tile), the others false.
   // A part that needs the exact path counts kExactArrival on the tile's counter, which sets
   // `exact` for the storing CTA instead of the sum.
-  auto fixup_partial_tile = [&](int t, float (&sum)[Cfg::kAccRegs], bool& exact) -> bool {
+  //
+  // A start part (stages from 0: this CTA is the tile's first, c_lo, and runs it as its last
+  // item) of a tile in two parts usually finds the other part published long before: the CTA
+  // after it ran that part as its first item. Math thread 0 then reads the counter first, and
+  // if the other part is in, this CTA skips publishing its own partial (its stores, a fence and
+  // the atomic: L2 round trips under full HBM load) and sums from its registers; the producer
+  // has prefetched the other partial into L2 (above). The sum is the same sequence of additions
+  // either way, so the bits do not depend on which path ran. (With three or more parts the
+  // middle ones end with the kernel too, and the early read would mostly be one more round
+  // trip.)
+  auto fixup_partial_tile = [&](int t, bool start_part, float (&sum)[Cfg::kAccRegs], bool& exact) -> bool {
     const int slot_size = Cfg::kBlockN * kMPad;
     float* mine = p.partials + static_cast<std::int64_t>(sched.partial_slot(cta, t)) * slot_size;
+    auto publish = [&] {
 #pragma unroll
-    for (int r = 0; r < Cfg::kAccRegs; ++r) __stcg(mine + r * Cfg::kMathThreads + math_tid, sum[r]);
+      for (int r = 0; r < Cfg::kAccRegs; ++r) __stcg(mine + r * Cfg::kMathThreads + math_tid, sum[r]);
+    };
     if (sched.split_reduce) {  // the reduction kernel sums and stores the tile
+      publish();
       if (exact && math_tid == 0) p.tile_exact[t] = p.exact_generation;
       return false;
     }
-    __threadfence();  // the partial is visible device-wide before the count says so
-    ptx::named_barrier_sync(1, Cfg::kMathThreads);
     const int c_lo = sched.first_cta(t), c_hi = sched.last_cta(t);
-    if (math_tid == 0) {
-      const unsigned int before = atomicAdd(&p.tile_counters[t], exact ? kExactArrival + 1u : 1u);
+    // Sets smem.last_arrival from the counter's value `before` this CTA's arrival.
+    auto arrival = [&](unsigned int before) {
       const bool last = before % kExactArrival == static_cast<unsigned int>(c_hi - c_lo);
       if (last) p.tile_counters[t] = 0;  // ready for the next launch
       smem.last_arrival = !last ? 0 : (exact || before >= kExactArrival ? 2 : 1);
+    };
+    bool published = true;
+    if (start_part && c_hi == c_lo + 1 && p.early_fixup != kEarlyFixupNever) {
+      if (math_tid == 0) {
+        unsigned int before = ptx::ld_acquire_gpu(&p.tile_counters[t]);
+        // (Always, for tests: the other part's CTA, resident with this one, publishes its first
+        // item without waiting on anything.)
+        while (p.early_fixup == kEarlyFixupAlways && before % kExactArrival == 0) {
+          __nanosleep(256);
+          before = ptx::ld_acquire_gpu(&p.tile_counters[t]);
+        }
+        arrival(before);
+      }
+      ptx::named_barrier_sync(1, Cfg::kMathThreads);
+      published = smem.last_arrival == 0;
     }
-    ptx::named_barrier_sync(1, Cfg::kMathThreads);
+    if (published) {
+      publish();
+      __threadfence();  // the partial is visible device-wide before the count says so
+      ptx::named_barrier_sync(1, Cfg::kMathThreads);  // (also: every math thread has read smem.last_arrival)
+      if (math_tid == 0) arrival(atomicAdd(&p.tile_counters[t], exact ? kExactArrival + 1u : 1u));
+      ptx::named_barrier_sync(1, Cfg::kMathThreads);
+    }
     if (smem.last_arrival != 1) {
       exact = smem.last_arrival == 2;
       return exact;
@@ -450,14 +492,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       }
     }
     // Partials are added in CTA order, so the sum does not depend on which CTA finished
-    // last; this CTA's own is re-read from its slot, its registers now hold the sum. Per
-    // chunk of kFixupChunk accumulators, kFixupBatch CTAs' partials are read per L2 round
-    // trip.
+    // last; a published partial of this CTA's own is re-read from its slot (its registers now
+    // hold the sum), an unpublished one (then this CTA is c_lo) is the first term, from its
+    // registers. Per chunk of kFixupChunk accumulators, kFixupBatch CTAs' partials are read
+    // per L2 round trip.
+    const int c_first = published ? c_lo : c_lo + 1;
 #pragma unroll
     for (int r0 = 0; r0 < Cfg::kAccRegs; r0 += Cfg::kFixupChunk) {
 #pragma unroll
-      for (int r = 0; r < Cfg::kFixupChunk; ++r) sum[r0 + r] = 0.0f;
-      for (int c0 = c_lo; c0 <= c_hi; c0 += Cfg::kFixupBatch) {
+      for (int r = 0; r < Cfg::kFixupChunk; ++r) sum[r0 + r] = published ? 0.0f : 0.0f + sum[r0 + r];
+      for (int c0 = c_first; c0 <= c_hi; c0 += Cfg::kFixupBatch) {
         float v[Cfg::kFixupBatch][Cfg::kFixupChunk];
 #pragma unroll
         for (int b = 0; b < Cfg::kFixupBatch; ++b) {
@@ -554,6 +598,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     // are large: instruction cache). The rows this CTA stores: all of the tile's, or one half.
     int m_store = m0, m_rows = kMPad, pair_half = 0;
     if (!work.whole(sched.k_stages)) {
+      const bool start_part = work.ks0 == 0 && work.step == 1;
       bool stores;
       if constexpr (kInterleaves) {
         if (sched.paired) {
@@ -562,10 +607,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
           m_rows = kMPad / 2;
           stores = true;
         } else {
-          stores = fixup_partial_tile(work.stream_tile, sum, exact);
+          stores = fixup_partial_tile(work.stream_tile, start_part, sum, exact);
         }
       } else {
-        stores = fixup_partial_tile(work.stream_tile, sum, exact);
+        stores = fixup_partial_tile(work.stream_tile, start_part, sum, exact);
       }
       if (!stores) return;
     }

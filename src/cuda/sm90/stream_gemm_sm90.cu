@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/check.hpp"
+#include "core/kernel_override.hpp"
 #include "cuda/common/tensor_map.hpp"
 #include "cuda/common/workspace.hpp"
 #include "cuda/sm90/activation_prepass.hpp"
@@ -86,6 +87,11 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   }
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
   p.x_in_place = direct;
+  switch (detail::stream_early_fixup()) {
+    case detail::StreamEarlyFixup::Auto: p.early_fixup = kEarlyFixupAuto; break;
+    case detail::StreamEarlyFixup::Never: p.early_fixup = kEarlyFixupNever; break;
+    case detail::StreamEarlyFixup::Always: p.early_fixup = kEarlyFixupAlways; break;
+  }
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
   const bool marks = !direct && (l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2);
 
