@@ -194,6 +194,31 @@ TEST(StreamSchedule, ManyCtasPerTileTakeTheSplitReduction) {
   EXPECT_EQ(below.chunk, 1);  // chunks would leave most SMs idle: plain stream-K
 }
 
+// The codes form's wider limit (MXFP8, up to 16 rows): 16 x 28672 x 8192 (112 tiles of 256 weight rows,
+// 128 stages) runs one whole tile a CTA on 112 CTAs (18% over an even split on 132), where the
+// default limit keeps 132 CTAs of equal stream-K ranges.
+TEST(StreamSchedule, SmallMTakesWholeTilesWithinTheWiderLimit) {
+  const StreamSchedule plain = StreamSchedule::make(1, 112, 128, 132);
+  EXPECT_EQ(plain.ctas, 132);
+  EXPECT_EQ(plain.chunk, 1);
+  const StreamSchedule whole = StreamSchedule::make(1, 112, 128, 132, kPhaseMaxImbalanceSmallM);
+  EXPECT_EQ(whole.ctas, 112);
+  EXPECT_EQ(whole.chunk, 128);
+  for (int c = 0; c < whole.ctas; ++c) {
+    int items = 0;
+    for_each_work(whole, c, whole.ctas, [&](const StreamWork& w) {
+      EXPECT_TRUE(w.whole(128)) << "CTA " << c;
+      EXPECT_EQ(w.tile, c);
+      ++items;
+    });
+    EXPECT_EQ(items, 1) << "CTA " << c;
+  }
+  // GpuStreamGemm.CodesFormWholeTilesMatchReference's shape (16 stages): whole tiles on 132 SMs.
+  EXPECT_EQ(StreamSchedule::make(1, 112, 16, 132, kPhaseMaxImbalanceSmallM).chunk, 16);
+  // Beyond the wider limit too (a 32% longest range): plain stream-K either way.
+  EXPECT_EQ(StreamSchedule::make(1, 100, 16, 132, kPhaseMaxImbalanceSmallM).chunk, 1);
+}
+
 // Chunked stream-K: whole tiles or halves of their K where that stays near an even split.
 TEST(StreamSchedule, ChunksKeepCtasInKPhase) {
   // 256 x 8192 x 8192 (64 tiles, 128 stages): 128 CTAs of half a tile.

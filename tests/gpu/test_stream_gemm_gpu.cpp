@@ -45,6 +45,21 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
                                    kStreaming);
 }
 
+// The codes form (MXFP8 activations, M <= 16) takes whole tiles, one a CTA, up to 20% over an
+// even split (kPhaseMaxImbalanceSmallM): 112 tiles of 256 weight rows and 16 stages of K on up
+// to 132 CTAs. Against the reference, and the same bits run to run.
+TEST(GpuStreamGemm, CodesFormWholeTilesMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  int device = 0, sms = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 112, 16, sms, sm90::kPhaseMaxImbalanceSmallM);
+  if (sched.split_reduce || sched.dp_tiles != 0 || sched.chunk != 16)
+    GTEST_SKIP() << "on " << sms << " SMs this shape is not cut into whole tiles";
+  expect_split_tiles_deterministic({{5, 28672, 1024}, {16, 28672, 1024}}, kStreaming);
+}
+
 // A tile in two stream-K parts is summed by its first CTA, whose last item it is: early (it
 // finds the other part in, skips publishing its own and adds it from registers) or after
 // publishing (the plain path), whichever the timing gives. Both must give the same bits: each
@@ -58,11 +73,14 @@ TEST(GpuStreamGemm, EarlyFixupGivesThePlainPathsBits) {
   int device = 0, sms = 0;
   ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
-  const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 100, 16, sms);
-  ASSERT_FALSE(sched.split_reduce);
-  int two_parts = 0;
-  for (int t = 0; t < sched.stream_tiles(); ++t) two_parts += sched.last_cta(t) == sched.first_cta(t) + 1;
-  ASSERT_GT(two_parts, 0) << "no tile in two parts on " << sms << " SMs: the test needs another shape";
+  // (Both limits of the schedule: the codes form, M = 5 and 16 here, takes the wider one.)
+  for (const double limit : {sm90::kPhaseMaxImbalance, sm90::kPhaseMaxImbalanceSmallM}) {
+    const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 100, 16, sms, limit);
+    ASSERT_FALSE(sched.split_reduce);
+    int two_parts = 0;
+    for (int t = 0; t < sched.stream_tiles(); ++t) two_parts += sched.last_cta(t) == sched.first_cta(t) + 1;
+    ASSERT_GT(two_parts, 0) << "no tile in two parts on " << sms << " SMs: the test needs another shape";
+  }
   std::mt19937 rng = fresh_rng();
   for (const std::int64_t m : {5, 16, 30, 50}) {
     const std::int64_t n = m <= 32 ? 25600 : 12800, k = 1024;

@@ -79,7 +79,8 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
                                    detail::concat("below 2^31 tile-stages (", kMPad, " x ", Cfg::kBlockN,
                                                   " x 64 each) for the streaming kernel"),
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
-  p.sched = StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n), static_cast<int>(k_stages), sms);
+  p.sched = StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n), static_cast<int>(k_stages), sms,
+                                 kCodes && Cfg::kMathWarpgroups == 4 ? kPhaseMaxImbalanceSmallM : kPhaseMaxImbalance);
   // (The kernel's kInterleaves: the two-warpgroup values form.)
   if constexpr (!kCodes && Cfg::kMathWarpgroups == 2) {
     p.sched.interleave_halves();

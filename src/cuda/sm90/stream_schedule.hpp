@@ -41,6 +41,15 @@ constexpr int kStreamGroupN = 16;
 // Chunked stream-K (StreamSchedule::set_phase_chunk) is taken while its longest CTA is at most
 // this much longer than a perfectly even split.
 constexpr double kPhaseMaxImbalance = 1.10;
+// The same limit for the codes form of the four-warpgroup kernels (MXFP8 activations of up to
+// 16 rows), which streams the weight with the least work a stage: there whole tiles (one a
+// CTA, no stream-K parts to sum) may cost up to 20% more stages a CTA. On the H200 a TMA ring
+// alone streamed 28672 x 8192 bytes as 112 whole 256-row tiles on 112 CTAs in 67.5 us, as the
+// same tiles cut in 132 equal ranges in 70.2 (bench/spike/ring_stream.cu); the GEMM 16 x 28672
+// x 8192 went 73.9 -> 71.2 us, 16 x 14336 x 8192 47.1 -> 44.1. The values form (bf16
+// activations) lost 1-2% at 1..16 x 28672 x 8192 with it: its longer stage makes the extra
+// stages cost (bench/results/s17/, session 17).
+constexpr double kPhaseMaxImbalanceSmallM = 1.20;
 
 struct StreamTile {
   int m, n;  // activation tile (kMPad rows), weight tile (kBlockN rows)
@@ -118,8 +127,9 @@ struct StreamSchedule {
     return interleaved && dp_tiles == 0 && ctas == 2 * stream_tiles();
   }
 
-  // One CTA per SM, fewer when the work is short.
-  static StreamSchedule make(int tiles_m, int tiles_n, int k_stages, int sms) {
+  // One CTA per SM, fewer when the work is short. max_imbalance: set_phase_chunk's limit.
+  static StreamSchedule make(int tiles_m, int tiles_n, int k_stages, int sms,
+                             double max_imbalance = kPhaseMaxImbalance) {
     StreamSchedule s{tiles_m, tiles_n, k_stages, 0, 0, 1, false, 1, 0};
     const int tiles = tiles_m * tiles_n;
     if (tiles >= 2 * sms) {
@@ -149,7 +159,7 @@ struct StreamSchedule {
       s.ctas = ctas_for(kSplitMinStagesPerCta);
       return s;
     }
-    s.set_phase_chunk(sms);
+    s.set_phase_chunk(sms, max_imbalance);
     return s;
   }
 
@@ -168,7 +178,7 @@ struct StreamSchedule {
   // of 1.20 instead of 1.10, which gives them whole tiles or halves 18% over even (131 -> 138,
   // 181 -> 185 us; 128 x 28672 x 28672 382 -> 427 us). There the compute that the imbalance
   // adds outweighs the shared lines.
-  void set_phase_chunk(int sms) {
+  void set_phase_chunk(int sms, double max_imbalance) {
     const std::int64_t tail_tiles = tiles() - dp_tiles;
     const double even = static_cast<double>(tiles()) * k_stages / sms;
     const std::int64_t dp_stages = static_cast<std::int64_t>(dp_tiles / sms) * k_stages;
@@ -177,7 +187,7 @@ struct StreamSchedule {
       const std::int64_t n = tail_tiles * parts;
       const std::int64_t ctas_n = n < sms ? n : sms;
       const double longest = static_cast<double>(dp_stages + (n + ctas_n - 1) / ctas_n * (k_stages / parts));
-      if (longest <= kPhaseMaxImbalance * even) {
+      if (longest <= max_imbalance * even) {
         chunk = k_stages / parts;
         chunks = n;
         ctas = static_cast<int>(ctas_n);
