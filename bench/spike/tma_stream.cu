@@ -145,7 +145,10 @@ int main(int argc, char** argv) {
   uint8_t* flush; CK(cudaMalloc(&flush, 256l << 20));
   int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CK(cudaFuncSetAttribute(stream_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
-  {
+  // Session 17: `tma_stream rows:kbytes[:stages] ...` streams only those weight boxes (no
+  // activation, every CTA at its own tiles), without the plain-read and multicast runs.
+  const bool custom = argc > 1;
+  if (!custom) {
     unsigned* out; CK(cudaMalloc(&out, 4));
     for (int blocks : {sms * 2, sms * 4, sms * 8}) for (int threads : {256, 512, 1024}) {
       std::vector<float> ts; cudaEvent_t a, b; CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
@@ -162,7 +165,7 @@ int main(int argc, char** argv) {
   struct V { int rows, kbytes, act_rows, promo, phase = 0; };
   // Box shapes without an activation, then with 64/128/256 activation rows at K phases: 0 (every
   // CTA at the same K), ksteps / 2 (two offsets), / 4, / 8, and 37 (spread over all of K).
-  std::vector<V> vs = {
+  std::vector<V> vs_default = {
     {128, 64, 0, 256}, {128, 64, 0, 0}, {128, 128, 0, 256}, {128, 256, 0, 256}, {256, 64, 0, 256},
     {256, 128, 0, 256}, {64, 256, 0, 256}, {128, 512, 0, 256}, {128, 64, 0, 256, 37},
     {128, 64, 256, 256, 0}, {128, 64, 256, 256, 64}, {128, 64, 256, 256, 32}, {128, 64, 256, 256, 16},
@@ -171,6 +174,17 @@ int main(int argc, char** argv) {
     {128, 64, 128, 256, 37}, {128, 128, 128, 256}, {256, 64, 128, 256}, {256, 128, 128, 256},
     {256, 64, 128, 256, 37}, {128, 128, 256, 256}, {128, 64, 64, 256, 0}, {128, 64, 64, 256, 37},
   };
+  std::vector<V> vs = vs_default;
+  std::vector<int> forced_stages;
+  if (custom) {
+    vs.clear();
+    for (int i = 1; i < argc; ++i) {
+      int r = 0, kb = 0, st = 0;
+      if (std::sscanf(argv[i], "%d:%d:%d", &r, &kb, &st) < 2) { printf("bad box %s\n", argv[i]); return 2; }
+      vs.push_back(V{r, kb, 0, 256});
+      forced_stages.push_back(st);
+    }
+  }
   printf("%6s %6s %6s %6s %6s %10s %10s %10s\n", "rows", "kbytes", "actrow", "promo", "stages", "us", "W TB/s", "W+X TB/s");
   int mc_ctas = 0;
   {
@@ -181,8 +195,9 @@ int main(int argc, char** argv) {
     printf("max active clusters of 2 at 200 KB smem: %d\n", clusters);
     mc_ctas = 2 * clusters;
   }
-  for (int mc = 0; mc < 2; ++mc)
-  for (const V& v : vs) {
+  for (int mc = 0; mc < (custom ? 1 : 2); ++mc)
+  for (size_t vi = 0; vi < vs.size(); ++vi) {
+    const V& v = vs[vi];
     if (mc && (v.act_rows == 0 || v.phase != 0)) continue;  // multicast: same-K pairs only
     const int kchunks = v.kbytes / 64;
     CUtensorMap wm{}, xm{};
@@ -212,6 +227,7 @@ int main(int argc, char** argv) {
     p.act_bytes *= kchunks;
     const int stage_bytes = p.wbytes + p.act_bytes;
     p.stages = std::min(8, (200 * 1024) / stage_bytes);
+    if (custom && forced_stages[vi] > 0) p.stages = std::min(forced_stages[vi], (220 * 1024) / stage_bytes);
     if (p.stages < 2) { printf("skip\n"); continue; }
     p.tiles = N / v.rows; p.ksteps = K / v.kbytes;
     const int smem = p.stages * stage_bytes + 2 * p.stages * 8 + 1024;
