@@ -16,7 +16,7 @@ Sm90Kernel sm90_kernel();
 // Auto takes it when the other part is already in, Never always publishes first (the plain
 // path), Always waits for the other part and takes it. Never and Always are for tests: the two
 // paths must give the same bits.
-enum class StreamEarlyFixup { Auto, Never, Always };
+enum class StreamEarlyFixup { Never, Auto, Always };
 
 StreamEarlyFixup set_stream_early_fixup(StreamEarlyFixup mode);
 StreamEarlyFixup stream_early_fixup();

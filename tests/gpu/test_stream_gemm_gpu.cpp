@@ -19,6 +19,15 @@ constexpr detail::Sm90Kernel kStreaming = detail::Sm90Kernel::Streaming;
 
 bool on_hopper() { return gemm_backend().name.find("sm90") != std::string::npos; }
 
+// The current device's SM count (the stream-K schedule depends on it), 0 if the query fails.
+int device_sms() {
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+    return 0;
+  return sms;
+}
+
 TEST(GpuStreamGemm, EveryMFrom1To80) {
   MXGEMM_REQUIRE_GPU();
   // (N, K): one weight tile with a K tail block, several tiles, and a long K with a short
@@ -51,9 +60,8 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
 TEST(GpuStreamGemm, CodesFormWholeTilesMatchReference) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
-  int device = 0, sms = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  const int sms = device_sms();
+  ASSERT_GT(sms, 0);
   const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 112, 16, sms, sm90::kPhaseMaxImbalanceSmallM);
   if (sched.split_reduce || sched.dp_tiles != 0 || sched.chunk != 16)
     GTEST_SKIP() << "on " << sms << " SMs this shape is not cut into whole tiles";
@@ -70,9 +78,8 @@ TEST(GpuStreamGemm, CodesFormWholeTilesMatchReference) {
 TEST(GpuStreamGemm, EarlyFixupGivesThePlainPathsBits) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
-  int device = 0, sms = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  const int sms = device_sms();
+  ASSERT_GT(sms, 0);
   // (Both limits of the schedule: the codes form, M = 5 and 16 here, takes the wider one.)
   for (const double limit : {sm90::kPhaseMaxImbalance, sm90::kPhaseMaxImbalanceSmallM}) {
     const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 100, 16, sms, limit);
@@ -108,9 +115,8 @@ TEST(GpuStreamGemm, EarlyFixupGivesThePlainPathsBits) {
 TEST(GpuStreamGemm, HalvesOfTheKMatchReference) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
-  int device = 0, sms = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  const int sms = device_sms();
+  ASSERT_GT(sms, 0);
   std::mt19937 rng = fresh_rng();
   // {M, N, K, activation rows a tile}
   const std::int64_t shapes[][4] = {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "core/kernel_override.hpp"  // detail::StreamEarlyFixup
 #include "cuda/sm90/scale_prepass.hpp"
 #include "cuda/sm90/skinny_schedule.hpp"
 #include "cuda/sm90/stream_schedule.hpp"
@@ -78,8 +79,6 @@ struct TransposedOutput {
 // The weight-streaming kernel (stream_gemm_kernel.cuh): D = alpha * X W^T with X the
 // activation rows (bf16, or fp16 codes with fp32 block scales) and W the MXFP8 weight (the
 // API's operand b).
-enum : int { kEarlyFixupNever = 0, kEarlyFixupAuto = 1, kEarlyFixupAlways = 2 };
-
 struct StreamGemmParams {
   int m, n, k;
   int scale_cols;  // ceil(K / 32)
@@ -102,9 +101,9 @@ struct StreamGemmParams {
   // The activation is the caller's, read in place (weight-only): no pre-pass of this launch
   // writes it, so its loads need not wait behind the weight's first stages.
   bool x_in_place;
-  // The early fixup of a tile in two parts (stream_gemm_kernel.cuh): kEarlyFixupNever, Auto
-  // (the library's) or Always (detail::StreamEarlyFixup, for tests).
-  int early_fixup;
+  // The early fixup of a tile in two parts (stream_gemm_kernel.cuh): Auto (the library's), or
+  // Never / Always for tests.
+  detail::StreamEarlyFixup early_fixup;
 };
 
 // The skinny kernel (skinny_gemm_kernel.cuh): D = alpha * X W^T for a few activation rows,

@@ -453,12 +453,12 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       smem.last_arrival = !last ? 0 : (exact || before >= kExactArrival ? 2 : 1);
     };
     bool published = true;
-    if (start_part && c_hi == c_lo + 1 && p.early_fixup != kEarlyFixupNever) {
+    if (start_part && c_hi == c_lo + 1 && p.early_fixup != detail::StreamEarlyFixup::Never) {
       if (math_tid == 0) {
         unsigned int before = ptx::ld_acquire_gpu(&p.tile_counters[t]);
         // (Always, for tests: the other part's CTA, resident with this one, publishes its first
         // item without waiting on anything.)
-        while (p.early_fixup == kEarlyFixupAlways && before % kExactArrival == 0) {
+        while (p.early_fixup == detail::StreamEarlyFixup::Always && before % kExactArrival == 0) {
           __nanosleep(256);
           before = ptx::ld_acquire_gpu(&p.tile_counters[t]);
         }

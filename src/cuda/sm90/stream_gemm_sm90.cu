@@ -80,7 +80,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
                                                   " x 64 each) for the streaming kernel"),
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
   p.sched = StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n), static_cast<int>(k_stages), sms,
-                                 kCodes && Cfg::kMathWarpgroups == 4 ? kPhaseMaxImbalanceSmallM : kPhaseMaxImbalance);
+                                 kCodes ? kPhaseMaxImbalanceSmallM : kPhaseMaxImbalance);
   // (The kernel's kInterleaves: the two-warpgroup values form.)
   if constexpr (!kCodes && Cfg::kMathWarpgroups == 2) {
     p.sched.interleave_halves();
@@ -88,11 +88,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   }
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
   p.x_in_place = direct;
-  switch (detail::stream_early_fixup()) {
-    case detail::StreamEarlyFixup::Auto: p.early_fixup = kEarlyFixupAuto; break;
-    case detail::StreamEarlyFixup::Never: p.early_fixup = kEarlyFixupNever; break;
-    case detail::StreamEarlyFixup::Always: p.early_fixup = kEarlyFixupAlways; break;
-  }
+  p.early_fixup = detail::stream_early_fixup();
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
   const bool marks = !direct && (l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2);
 
