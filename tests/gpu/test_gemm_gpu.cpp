@@ -122,9 +122,10 @@ TEST(GpuGemm, ExtremeScalesInsideTheExactRangeBehaveAsTheReference) {
 // kernels mxfp8_scaled_mm runs by itself: the skinny kernel (1 and 12 rows; forced, 16), the
 // streaming kernel's codes form (5 and 12 rows, forced) and values form (40 and 130 rows),
 // whole tiles and tiles split along K. Every case has an extreme activation, which the
-// codes form sees through the pre-pass's row marks (it does not watch the weight:
-// docs/hopper-kernel.md); GpuWeightOnly covers extreme weights against ordinary
-// activations. The tiled kernel, which runs only when asked for, keeps the limitation and
+// codes form sees through the pre-pass's row marks (the 16-row one does not watch the
+// weight: docs/hopper-kernel.md); GpuWeightOnly and
+// GpuStreamGemm.EightRowCodesFormSendsExtremeWeightsToTheExactPath cover extreme weights
+// against ordinary activations. The tiled kernel, which runs only when asked for, keeps the limitation and
 // is not tested here.
 TEST(GpuGemm, ScalesOutsideTheExactRangeBehaveAsTheReference) {
   MXGEMM_REQUIRE_GPU();

@@ -68,6 +68,31 @@ TEST(GpuStreamGemm, CodesFormWholeTilesMatchReference) {
   expect_split_tiles_deterministic({{5, 28672, 1024}, {16, 28672, 1024}}, kStreaming);
 }
 
+// The 8-row codes form watches the weight's scales (StreamGemmConfig::kWatchesWeight; the
+// 16-row one does not): ordinary activations (1..8 rows) against weight blocks outside the
+// exact window, tiny (0..10), huge (245..254) or any (0..254), take the exact fp64 path, so
+// every FP32 output is the reference's (count_differences), whole tiles and K cut among CTAs.
+TEST(GpuStreamGemm, EightRowCodesFormSendsExtremeWeightsToTheExactPath) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  const struct { int lo, hi; const char* name; } ranges[] = {{0, 10, "tiny"}, {245, 254, "huge"}, {0, 254, "any"}};
+  for (const std::int64_t m : {3, 8})
+    for (const std::int64_t k : {112, 4096})
+      for (const auto& r : ranges) {
+        MxOptions ob;
+        ob.scale_lo = r.lo;
+        ob.scale_hi = r.hi;
+        const HostMxOperand a = random_mx_operand(m, k, rng);
+        const HostMxOperand b = random_mx_operand(140, k, rng, ob);
+        const std::string what = std::string(r.name) + " weight scales, " + shape_name(m, 140, k);
+        const GpuResult g = run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming);
+        EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+        EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+        EXPECT_EQ(count_differences(g.out, run_reference(a, b, DType::FP32, 1.0f)), 0) << what;
+      }
+}
+
 // A tile in two stream-K parts is summed by its first CTA, whose last item it is: early (it
 // finds the other part in, skips publishing its own and adds it from registers) or after
 // publishing (the plain path), whichever the timing gives. Both must give the same bits: each

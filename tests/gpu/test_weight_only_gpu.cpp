@@ -206,14 +206,17 @@ TEST(GpuWeightOnly, NanPropagatesAndRunsAreBitwiseIdentical) {
 }
 
 // Weight scale bytes outside the exact window (scale_window.cuh): tiny (0..10), huge
-// (245..254) and any (0..254) weights on the skinny kernel (3, 9 rows) and the streaming
-// kernel (40, 130 rows), whole tiles and tiles split along K. Their tiles go through the
-// exact fp64 path, so every FP32 output is the reference's (count_differences), infinities
-// included.
+// (245..254) and any (0..254) weights on the skinny kernel (3 rows), the streaming kernel's
+// codes form (5 rows, forced) and values form (9, 40, 130 rows), whole tiles and tiles split
+// along K. Their tiles go through the exact fp64 path, so every FP32 output is the
+// reference's (count_differences), infinities included.
 TEST(GpuWeightOnly, WeightScalesOutsideTheExactRangeBehaveAsTheReference) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();
-  const struct { std::int64_t m, k; } shapes[] = {{3, 112}, {9, 4096}, {40, 112}, {130, 4096}};
+  using K = detail::Sm90Kernel;
+  const struct { std::int64_t m, k; K kernel; } shapes[] = {{3, 112, K::Auto},       {5, 112, K::Streaming},
+                                                             {5, 4096, K::Streaming}, {9, 4096, K::Auto},
+                                                             {40, 112, K::Auto},      {130, 4096, K::Auto}};
   const struct { int lo, hi; const char* name; } ranges[] = {{0, 10, "tiny"}, {245, 254, "huge"}, {0, 254, "any"}};
   for (const auto& s : shapes)
     for (const auto& r : ranges) {
@@ -222,13 +225,59 @@ TEST(GpuWeightOnly, WeightScalesOutsideTheExactRangeBehaveAsTheReference) {
       o.scale_lo = r.lo;
       o.scale_hi = r.hi;
       const HostMxOperand w = random_mx_operand(140, s.k, rng, o);
-      const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f);
+      const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f, s.kernel);
       if (g.unsupported) GTEST_SKIP() << "no weight-only kernel on this backend";
       EXPECT_TRUE(g.guards_intact && g.gap_untouched) << r.name << ": written outside the output";
       EXPECT_EQ(g.unwritten, 0) << r.name << ": outputs left unwritten";
       EXPECT_EQ(count_differences(g.out, weight_only_reference(a, w, nullptr, DType::FP32, 1.0f)), 0)
           << r.name << " weight scales, " << s.m << " x 140 x " << s.k;
     }
+}
+
+// Up to 8 rows on the streaming kernel take the codes form: each 32-block of the activation as
+// fp16 codes at one power-of-two scale (activation_prepass.cu). Each case puts one block into
+// row 1 of an otherwise ordinary activation, against a weight whose column 0 is zero, so that
+// row 1's outputs are the products of the block's small element alone:
+//  - "wide": 2^20 and 1.9921875 * 2^-11 (2^31 apart, 8 significant bits): exact fp16 codes at
+//    the block's scale, the fast path (checked with the summation tolerance);
+//  - "lossy": 2^20 and (1 + 2^-7) * 2^-13, whose last bit fp16 cannot keep at that scale;
+//  - "subnormal": a bf16 subnormal; "huge": 2^100; "tiny": 2^-70 (outside [2^-63, 2^63)).
+// The last four mark their row for the exact fp64 path, and every tile holds row 1, so every
+// FP32 output must be the reference's (count_differences); "lossy" and "subnormal" would lose
+// their only term on the fast path (0.8% and all of it). 5 and 8 rows, whole tiles and K cut
+// among CTAs; an infinity elsewhere in the activation stays one.
+TEST(GpuWeightOnly, CodesFormKeepsOrMarksActivationBlocksExactly) {
+  MXGEMM_REQUIRE_GPU();
+  if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "the codes form is the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  const struct { double big, small; const char* name; bool marked; } cases[] = {
+      {std::ldexp(1.0, 20), std::ldexp(1.9921875, -11), "wide", false},
+      {std::ldexp(1.0, 20), std::ldexp(1.0078125, -13), "lossy", true},
+      {0.0, std::ldexp(1.0, -130), "subnormal", true},
+      {0.0, std::ldexp(1.0, 100), "huge", true},
+      {0.0, std::ldexp(1.0, -70), "tiny", true}};
+  for (const std::int64_t m : {5, 8})
+    for (const std::int64_t k : {1040, 8192})
+      for (const auto& c : cases) {
+        HostWide a = random_wide(m, k, DType::BF16, rng, 1.0, /*stride_pad=*/8);
+        for (std::int64_t j = 0; j < k; ++j) a.set(1, j, 0.0);
+        a.set(1, 0, c.big);
+        a.set(1, 7, c.small);
+        ASSERT_EQ(a.at(1, 7), c.small) << c.name << ": the test value must be a bf16 value";
+        a.set(3, 100, INFINITY);
+        HostMxOperand w = random_mx_operand(300, k, rng);
+        for (std::int64_t n = 0; n < w.rows; ++n) w.set_code(n, 0, 0);
+        const std::string what = std::string(c.name) + " block, " + shape_name(m, 300, k);
+        const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f, detail::Sm90Kernel::Streaming);
+        EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+        EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+        if (c.marked)
+          EXPECT_EQ(count_differences(g.out, weight_only_reference(a, w, nullptr, DType::FP32, 1.0f)), 0) << what;
+        else
+          expect_weight_only_matches(a, w, nullptr, 1.0f, g, what);
+        for (std::int64_t n = 0; n < w.rows; ++n)
+          EXPECT_FALSE(std::isfinite(g.out.at(3, n))) << what << ": row 3 has an infinity, column " << n;
+      }
 }
 
 TEST(GpuWeightOnly, Fp16ActivationsAreRefusedOnHopper) {

@@ -160,6 +160,95 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_codes_prep
   for (int t = 0; t < 4; ++t) dst[t] = out[t];
 }
 
+// The weight-only codes form, per (row, 32-block) of a BF16 activation: the block
+// becomes fp16 codes x = v * 2^-e (permuted as above) with the fp32 block scale 2^e, where
+// e = max(E - 15, -54) and E is the exponent of its largest finite magnitude: bf16 keeps 8
+// significant bits, so x is exact for every element within 2^32 of that magnitude (fp16's
+// subnormals reach 2^-24), and the largest, below 2^16, never overflows (65280 < 65504). The
+// kernel then sums exact products of fp16 codes and applies 2^e with the weight's scale, as
+// for an MXFP8 activation. A block is marked for the exact path (scale_window.cuh) when an
+// element would round, or lies outside [2^-63, 2^63) (an in-window MXFP8 block's range).
+// NaN and infinities pass through as fp16 NaN and infinities.
+struct Bf16CodesParams {
+  const std::uint16_t* a;
+  std::int64_t a_stride;  // elements
+  bool vector_loads;      // rows start 8-byte aligned: four 8-byte loads a thread
+  int m, k, blocks;
+  std::uint16_t* out;
+  std::int64_t out_stride;  // elements
+  float* scales_out;
+  std::int64_t scales_stride;
+  unsigned int* exact_rows;
+  unsigned int generation;
+};
+
+// kMaxField: the bf16 exponent field of 2^62 (magnitudes below 2^63); kMinField: of 2^-63.
+constexpr std::uint32_t kBf16MaxField = 127 + 62, kBf16MinField = 127 - 63;
+constexpr int kBf16CodesTopExponent = 15, kBf16CodesMinScaleExponent = -54;
+
+// Two threads a block (registers: the pre-pass runs beside the streaming kernel at 32 a
+// thread): thread h holds the block's pairs 2h, 2h + 1, 4 + 2h, 5 + 2h, ... (elements 4h..4h+3
+// of each 8), so that it writes the permuted chunks 2h and 2h + 1 (convert_block_permuted:
+// chunk t holds pairs t, 4 + t, 8 + t, 12 + t).
+__global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_codes_prepass_kernel(const Bf16CodesParams p) {
+  ptx::griddepcontrol_launch_dependents();
+  const std::int64_t idx = (static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x) / 2;
+  const int h = static_cast<int>(threadIdx.x & 1);
+  // The two threads of a block (lanes 2i, 2i + 1) leave together and shuffle with each other.
+  if (idx >= static_cast<std::int64_t>(p.m) * p.blocks) return;
+  const unsigned both = 3u << (threadIdx.x & 30u);
+  const int row = static_cast<int>(idx / p.blocks), blk = static_cast<int>(idx % p.blocks);
+  const std::uint16_t* src = p.a + static_cast<std::int64_t>(row) * p.a_stride + blk * 32 + 4 * h;
+  const int valid = p.k - blk * 32 < 32 ? p.k - blk * 32 : 32;  // 16 or 32 (K % 16 == 0)
+  std::uint32_t pairs[8];  // [2i], [2i + 1]: block pairs 4i + 2h, 4i + 2h + 1 (elements 8i + 4h ..)
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    uint2 v = make_uint2(0, 0);
+    if (8 * i < valid) {
+      if (p.vector_loads) {
+        v = __ldg(reinterpret_cast<const uint2*>(src + 8 * i));
+      } else {
+        v.x = static_cast<std::uint32_t>(src[8 * i]) | (static_cast<std::uint32_t>(src[8 * i + 1]) << 16);
+        v.y = static_cast<std::uint32_t>(src[8 * i + 2]) | (static_cast<std::uint32_t>(src[8 * i + 3]) << 16);
+      }
+    }
+    pairs[2 * i] = v.x, pairs[2 * i + 1] = v.y;
+  }
+  // Exponent fields of the finite nonzero magnitudes (a bf16 subnormal has field 0).
+  std::uint32_t max_field = 0, min_field = 0xFF;
+#pragma unroll
+  for (int j = 0; j < 16; ++j) {
+    const std::uint32_t mag = (pairs[j / 2] >> (16 * (j % 2))) & 0x7FFFu, field = mag >> 7;
+    if (mag != 0 && field != 0xFF) {
+      max_field = max(max_field, field);
+      min_field = min(min_field, field);
+    }
+  }
+  max_field = max(max_field, __shfl_xor_sync(both, max_field, 1));
+  min_field = min(min_field, __shfl_xor_sync(both, min_field, 1));
+  const bool any = min_field != 0xFF;
+  bool exact = !any || (max_field <= kBf16MaxField && min_field >= kBf16MinField);
+  const int e = any ? max(static_cast<int>(max_field) - 127 - kBf16CodesTopExponent, kBf16CodesMinScaleExponent) : 0;
+  const float down = __uint_as_float(static_cast<std::uint32_t>(127 - e) << 23);  // 2^-e, e in [-54, 47]
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {  // each pair becomes its fp16 codes in place
+    // bf16 -> fp32 is a shift; times 2^-e is exact (every magnitude checked lies far inside fp32).
+    const float lo = __uint_as_float(pairs[j] << 16) * down, hi = __uint_as_float(pairs[j] & 0xFFFF0000u) * down;
+    const __half2 c = __floats2half2_rn(lo, hi);
+    const float2 back = __half22float2(c);
+    exact = exact && (back.x == lo || lo != lo) && (back.y == hi || hi != hi);
+    pairs[j] = *reinterpret_cast<const std::uint32_t*>(&c);
+  }
+  // Rows only ever gain the mark within a launch; its blocks race to write the same value.
+  if (!exact) p.exact_rows[row] = p.generation;
+  if (h == 0)
+    p.scales_out[static_cast<std::int64_t>(blk) * p.scales_stride + row] = __uint_as_float(static_cast<std::uint32_t>(127 + e) << 23);
+  // Chunk 2h + c holds block pairs 2h + c, 4 + 2h + c, 8 + 2h + c, 12 + 2h + c: pairs[c], [2 + c], ...
+  uint4* dst = reinterpret_cast<uint4*>(p.out + static_cast<std::int64_t>(row) * p.out_stride + blk * 32) + 2 * h;
+#pragma unroll
+  for (int c = 0; c < 2; ++c) dst[c] = make_uint4(pairs[c], pairs[2 + c], pairs[4 + c], pairs[6 + c]);
+}
+
 // BF16 rows whose address or stride TMA cannot take: copied into the workspace, K padded
 // to whole 32-element blocks with zeros.
 struct WidePrepassParams {
@@ -212,6 +301,27 @@ void launch_activation_prepass(const ConstMatrixView& a, std::int64_t row0, std:
   p.out_stride = out_stride;
   const std::int64_t work = static_cast<std::int64_t>(p.m) * p.blocks;
   wide_prepass_kernel<<<static_cast<unsigned>(ceil_div(work, kThreads)), kThreads, 0, stream>>>(p);
+  MXGEMM_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_activation_codes_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows,
+                                     std::uint16_t* out, std::int64_t out_stride, float* scales,
+                                     std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream) {
+  Bf16CodesParams p{};
+  p.a = static_cast<const std::uint16_t*>(a.data) + row0 * a.row_stride;
+  p.a_stride = a.row_stride;
+  p.vector_loads = reinterpret_cast<std::uintptr_t>(p.a) % 8 == 0 && a.row_stride % 4 == 0;
+  p.m = static_cast<int>(rows);
+  p.k = static_cast<int>(a.cols);
+  p.blocks = static_cast<int>(scale_cols(p.k));
+  p.out = out;
+  p.out_stride = out_stride;
+  p.scales_out = scales;
+  p.scales_stride = scales_stride;
+  p.exact_rows = marks.rows;
+  p.generation = marks.generation;
+  const std::int64_t work = std::int64_t{2} * p.m * p.blocks;  // two threads a block
+  bf16_codes_prepass_kernel<<<static_cast<unsigned>(ceil_div(work, kThreads)), kThreads, 0, stream>>>(p);
   MXGEMM_CUDA_CHECK(cudaGetLastError());
 }
 

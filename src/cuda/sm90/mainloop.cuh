@@ -321,15 +321,19 @@ __device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks,
   watch_scale_window<kElem>(pair[0], pair[1], outside);
 }
 
-// The fp32 block scales of this thread's two fragment rows for stage ks, [half][blk].
+// The fp32 block scales of this thread's two fragment rows for stage ks, [half][blk]; with
+// kWatch, `outside` watches them (watch_scale_window).
+template <DType kElem, bool kWatch>
 __device__ __forceinline__ void fragment_scales(const std::uint8_t* chunks, const FragmentScaleOffsets& at, int ks,
-                                                int blocks, float (&out)[2][2]) {
+                                                int blocks, float (&out)[2][2], bool& outside) {
+  std::uint32_t pair[2];
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
-    const std::uint32_t pair = chunk_scale_pair_at(chunks + at.offset[half], ks, blocks);
+    pair[half] = chunk_scale_pair_at(chunks + at.offset[half], ks, blocks);
 #pragma unroll
-    for (int blk = 0; blk < 2; ++blk) out[half][blk] = pair_scale(pair, blk);
+    for (int blk = 0; blk < 2; ++blk) out[half][blk] = pair_scale(pair[half], blk);
   }
+  if constexpr (kWatch) watch_scale_window<kElem>(pair[0], pair[1], outside);
 }
 
 // The same for tile rows `row`, `row` + 8 of one chunk (row < 120).

@@ -25,6 +25,11 @@ struct StreamGemmConfig {
   //         quarter of the per-element dequantization work, which bounds the issue rate;
   //         it needs MX activations (codes + scales) and registers for two partials.
   static constexpr bool kCodes = kCodes_;
+  // Whether the math threads watch the weight's scale bytes for the exact path (the kernel's
+  // top comment): every form but the 16-row codes form, where the watch made ptxas spill in
+  // the loop (16 x 28672 x 8192 71 -> 82 us on the H200, session 18). So that form runs MXFP8
+  // activations only, and BF16 ones take the values form from 9 rows.
+  static constexpr bool kWatchesWeight = !kCodes || kMPad == 8;
   // Each math warpgroup works through one stage as a chain (wait for its wgmmas, dequantize,
   // issue the next), so a CTA needs several of them to keep HBM busy; narrow activations
   // leave the registers for four, the wide ones for two.

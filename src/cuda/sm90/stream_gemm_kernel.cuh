@@ -16,18 +16,16 @@
 //                  dequantization, wgmma, promotion; the store, or the exact path
 //                  (exact_outputs.cuh) for a tile with a block outside the exact window.
 //
-// The exact path's watch (scale_window.cuh): in the values form, every stage, each math
-// thread folds its rows' scale bytes into a SIMD window test (watch_scale_window); at the end
-// of a work item a thread that saw a byte outside the window looks up its rows' blocks and
-// codes in global memory (rare: zero blocks carry the scale byte 0, which is outside), and
-// the activation rows the pre-pass marked count too. One barrier then ORs the verdict over
-// the CTA's math threads. The codes form watches only the activation: the watch cost it 14%
-// at 16 x 28672 x 8192 (register pressure), and its fp32 block-scale products are exact
-// wherever the product of the two scales stays within fp32's range, which a weight block
-// outside the window only leaves against an activation block the pre-pass marks, or against a
-// zero activation block whose scale is not the quantizer's 0 (docs/hopper-kernel.md). A
-// separate checker warp, even one that only waited on the stages, made the decode shapes
-// 5-10% slower on the H200 (session 8).
+// The exact path's watch (scale_window.cuh): every stage, each math thread folds its rows'
+// scale bytes into a SIMD window test (watch_scale_window); at the end of a work item a
+// thread that saw a byte outside the window looks up its rows' blocks and codes in global
+// memory (rare: zero blocks carry the scale byte 0, which is outside), and the activation
+// rows the pre-pass marked count too. One barrier then ORs the verdict over the CTA's math
+// threads. The 16-row codes form (MXFP8 only) watches only the activation: the weight watch
+// made ptxas spill in its loop (16 x 28672 x 8192 71 -> 82 us, session 18; 14% in session 8),
+// so a weight block far outside the window can overflow or underflow its fp32 block-scale
+// products there (docs/hopper-kernel.md says where). A separate checker warp, even one that
+// only waited on the stages, made the decode shapes 5-10% slower on the H200 (session 8).
 //
 // Work split (stream_schedule.hpp): whole tiles round-robin while there are more than two
 // waves, stream-K over (tile, K stage) pairs for the rest. A CTA that covers a whole tile
@@ -220,9 +218,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   // This thread's rows met a scale outside the exact window in the current work item
   // (watch_scale_window).
   bool outside_window = false;
-  // (The codes form does not watch: see the top of this file.)
   auto weight_scales = [&](int stage, int ks, float (&sw)[2][2]) {
-    fragment_scales(smem.scales[stage], scale_at, ks, p.scale_cols, sw);
+    fragment_scales<kElemW, Cfg::kWatchesWeight>(smem.scales[stage], scale_at, ks, p.scale_cols, sw, outside_window);
   };
   auto weight_scales_bf16 = [&](int stage, int ks, std::uint32_t (&sw)[2][2]) {
     fragment_scales_bf16<kElemW>(smem.scales[stage], scale_at, ks, p.scale_cols, sw, outside_window);
