@@ -194,6 +194,29 @@ TEST(StreamSchedule, ManyCtasPerTileTakeTheSplitReduction) {
   EXPECT_EQ(below.chunk, 1);  // chunks would leave most SMs idle: plain stream-K
 }
 
+// A split reduction whose tiles divide into equal parts filling 90% of the SMs runs one part a
+// CTA, no range crossing into a second tile: 8192 x 28672 (32 tiles of 256 rows, 448 stages) as
+// quarters on 128 CTAs, 4096 x 4096 (16 tiles, 64 stages) as eighths. Where the parts would not
+// divide the K (448 stages over 5) the ranges stay equal.
+TEST(StreamSchedule, SplitReductionTakesWholePartsOfATile) {
+  const StreamSchedule quarters = StreamSchedule::make(1, 32, 448, 132);
+  EXPECT_TRUE(quarters.split_reduce);
+  EXPECT_EQ(quarters.ctas, 128);
+  EXPECT_EQ(quarters.chunk, 112);
+  for (int c = 0; c < quarters.ctas; ++c) {
+    EXPECT_EQ(quarters.begin(c), std::int64_t{112} * c);
+    EXPECT_EQ(quarters.first_cta(c / 4), c / 4 * 4);
+  }
+  const StreamSchedule eighths = StreamSchedule::make(1, 16, 64, 132);
+  EXPECT_TRUE(eighths.split_reduce);
+  EXPECT_EQ(eighths.ctas, 128);
+  EXPECT_EQ(eighths.chunk, 8);
+  const StreamSchedule fifths = StreamSchedule::make(1, 24, 448, 132);
+  EXPECT_TRUE(fifths.split_reduce);
+  EXPECT_EQ(fifths.ctas, 132);
+  EXPECT_EQ(fifths.chunk, 1);
+}
+
 // The codes form's wider limit (MXFP8, up to 16 rows): 16 x 28672 x 8192 (112 tiles of 256 weight rows,
 // 128 stages) runs one whole tile a CTA on 112 CTAs (18% over an even split on 132), where the
 // default limit keeps 132 CTAs of equal stream-K ranges.

@@ -42,8 +42,17 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
   // M = 5 and 16: the 8- and 16-wide codes forms; 30, 37, 50, 128 and 200: the values form
   // (200 in 256-row tiles). All of these cut each tile among three CTAs or more, which the
   // split reduction kernel sums (stream_reduce_kernel.cuh); 64 x 8200 x 1040 has about two
-  // CTAs a tile, summed by the last of them (the in-kernel fixup).
-  expect_split_tiles_deterministic({{5, 1040, 8192},
+  // CTAs a tile, summed by the last of them (the in-kernel fixup). On 132 SMs, 5 x 4096 x 4096
+  // (16 tiles of 64 stages) and 40 x 4096 x 2048 (32 tiles of 128 rows, 32 stages) run one
+  // equal part of a tile a CTA (eighths, quarters: StreamSchedule::make).
+  const int sms = device_sms();
+  if (sms == 132) {
+    EXPECT_EQ(sm90::StreamSchedule::make(1, 16, 64, sms, sm90::kPhaseMaxImbalanceSmallM).chunk, 8);
+    EXPECT_EQ(sm90::StreamSchedule::make(1, 32, 32, sms).chunk, 8);
+  }
+  expect_split_tiles_deterministic({{5, 4096, 4096},
+                                    {40, 4096, 2048},
+                                    {5, 1040, 8192},
                                     {16, 1024, 8192},
                                     {30, 1000, 8192},
                                     {37, 520, 16384},
