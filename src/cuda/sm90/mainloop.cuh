@@ -322,18 +322,40 @@ __device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks,
 }
 
 // The fp32 block scales of this thread's two fragment rows for stage ks, [half][blk]; with
-// kWatch, `outside` watches them (watch_scale_window).
-template <DType kElem, bool kWatch>
+// kWatch, `outside` watches them (watch_scale_window). With kShift, when all four bytes are
+// 1..254 (every block but a zero block's and a NaN one) they become 2^(s-127) by a shift into
+// the fp32 exponent; 0 (2^-127, an fp32 subnormal) and 0xFF (NaN) take e8m0_to_float, out of
+// the common path.
+template <DType kElem, bool kWatch, bool kShift = false>
 __device__ __forceinline__ void fragment_scales(const std::uint8_t* chunks, const FragmentScaleOffsets& at, int ks,
                                                 int blocks, float (&out)[2][2], bool& outside) {
-  std::uint32_t pair[2];
+  if constexpr (kShift) {
+    const std::uint32_t p0 = chunk_scale_pair_at(chunks + at.offset[0], ks, blocks);
+    const std::uint32_t p1 = chunk_scale_pair_at(chunks + at.offset[1], ks, blocks);
+    const std::uint32_t w = __byte_perm(p0, p1, 0x5410);  // [half][blk] = byte 2 half + blk
+    if constexpr (kWatch) outside |= scales_outside_window<kElem>(w) != 0;
+    // (Bit 7 of each byte that is 0x00 in w or in ~w: no carry crosses a byte.)
+    if (__builtin_expect(((~(((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w)) | (~(((~w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | ~w))) &
+                             0x80808080u,
+                         0)) {
 #pragma unroll
-  for (int half = 0; half < 2; ++half) {
-    pair[half] = chunk_scale_pair_at(chunks + at.offset[half], ks, blocks);
+      for (int i = 0; i < 4; ++i) out[i / 2][i % 2] = cuda::e8m0_to_float((w >> (8 * i)) & 0xFFu);
+    } else {
+      out[0][0] = __uint_as_float((w << 23) & 0x7F800000u);
+      out[0][1] = __uint_as_float((w << 15) & 0x7F800000u);
+      out[1][0] = __uint_as_float((w << 7) & 0x7F800000u);
+      out[1][1] = __uint_as_float((w >> 1) & 0x7F800000u);
+    }
+  } else {
+    std::uint32_t pair[2];
 #pragma unroll
-    for (int blk = 0; blk < 2; ++blk) out[half][blk] = pair_scale(pair[half], blk);
+    for (int half = 0; half < 2; ++half) {
+      pair[half] = chunk_scale_pair_at(chunks + at.offset[half], ks, blocks);
+#pragma unroll
+      for (int blk = 0; blk < 2; ++blk) out[half][blk] = pair_scale(pair[half], blk);
+    }
+    if constexpr (kWatch) watch_scale_window<kElem>(pair[0], pair[1], outside);
   }
-  if constexpr (kWatch) watch_scale_window<kElem>(pair[0], pair[1], outside);
 }
 
 // The same for tile rows `row`, `row` + 8 of one chunk (row < 120).

@@ -30,6 +30,11 @@ struct StreamGemmConfig {
   // the loop (16 x 28672 x 8192 71 -> 82 us on the H200, session 18). So that form runs MXFP8
   // activations only, and BF16 ones take the values form from 9 rows.
   static constexpr bool kWatchesWeight = !kCodes || kMPad == 8;
+  // Whether the codes form decodes the weight's scale bytes by a shift (fragment_scales): on
+  // the H200, same run, three rounds (session 18), weight-only 1 / 8 x 28672 x 8192 68.6-69.4 /
+  // 70.1-70.9 -> 67.5-67.7 / 69.4-70.3 us in the 8-row form, but MXFP8 12 / 16 x 28672 x 8192
+  // 71.3-72.0 / 71.6-71.7 -> 73.4-74.0 / 73.0-73.3 in the 16-row one, which keeps the select.
+  static constexpr bool kShiftDecodesScales = kCodes && kMPad == 8;
   // Each math warpgroup works through one stage as a chain (wait for its wgmmas, dequantize,
   // issue the next), so a CTA needs several of them to keep HBM busy; narrow activations
   // leave the registers for four, the wide ones for two.

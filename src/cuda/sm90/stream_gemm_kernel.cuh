@@ -219,7 +219,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   // (watch_scale_window).
   bool outside_window = false;
   auto weight_scales = [&](int stage, int ks, float (&sw)[2][2]) {
-    fragment_scales<kElemW, Cfg::kWatchesWeight>(smem.scales[stage], scale_at, ks, p.scale_cols, sw, outside_window);
+    fragment_scales<kElemW, Cfg::kWatchesWeight, Cfg::kShiftDecodesScales>(smem.scales[stage], scale_at, ks,
+                                                                            p.scale_cols, sw, outside_window);
   };
   auto weight_scales_bf16 = [&](int stage, int ks, std::uint32_t (&sw)[2][2]) {
     fragment_scales_bf16<kElemW>(smem.scales[stage], scale_at, ks, p.scale_cols, sw, outside_window);
