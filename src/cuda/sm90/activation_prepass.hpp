@@ -37,7 +37,7 @@ void launch_activation_codes_prepass(const ConstMxOperand& a, std::int64_t row0,
 void launch_activation_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
                                std::int64_t out_stride, cudaStream_t stream);
 
-// The weight-only GEMM's activation in the codes form (up to 16 rows): a (BF16, validated)
+// The weight-only GEMM's activation in the codes form (up to 8 rows): a (BF16, validated)
 // -> fp16 codes v * 2^-e in the layout above and the block scales 2^e as fp32, as
 // launch_activation_codes_prepass of an MXFP8 activation; e is chosen per block so that the
 // codes are exact. A block whose elements fp16 cannot hold exactly at one scale (spanning

@@ -55,9 +55,9 @@ unsigned int next_exact_generation() {
 // prepass(x, kp, sx, sx_stride, marks) writes the launch's m activation rows into x (row
 // stride kp): as bf16 values when sx is null (an MXFP8 activation's in the permuted K order,
 // kPermutedX; a copied BF16 one in its own), else as fp16 codes in the permuted order with
-// their fp32 block scales in sx[blk * sx_stride + row] (the codes form, kCodes); an MXFP8
-// activation's pre-pass also marks the rows that need the exact path (marks). Not called
-// when the launch reads its activation in place (x_direct).
+// their fp32 block scales in sx[blk * sx_stride + row] (the codes form, kCodes); the MXFP8
+// pre-passes and the codes form's BF16 one also mark the rows that need the exact path
+// (marks). Not called when the launch reads its activation in place (x_direct).
 template <int kMPad, bool kCodes, bool kPermutedX = false, typename Prepass>
 void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass,
                    cudaStream_t stream) {
@@ -156,8 +156,8 @@ bool wide_tiles_accurate(DType out, std::int64_t k) { return k <= (out == DType:
 
 // Up to 8 rows take the codes form (half the promotion work of 16), from the pre-pass of
 // either activation (MXFP8: its codes and scales; BF16: fp16 codes at a power-of-two scale a
-// block): weight-only 1 / 8 x 28672 x 8192 75.2 / 75.5 -> 66.3-68.9 / 69.0-70.7 us on the H200
-// (session 18). Up to 16 MXFP8 rows take it too; 9..16 BF16 rows are values, as the 16-row
+// block): weight-only 1 / 8 x 28672 x 8192 74.5 / 75.4 -> 68.8 / 70.4 us on the H200, same run
+// (session 18; 67.5-67.7 for 1 row since kShiftDecodesScales). Up to 16 MXFP8 rows take it too; 9..16 BF16 rows are values, as the 16-row
 // codes form does not watch the weight's scales (StreamGemmConfig::kWatchesWeight), and more
 // rows of either, in tiles of up to 256 rows. An MXFP8 activation's values are written by its
 // pre-pass in the permuted K order (kPermutedX, as mx_activation says), a BF16 one is read as
