@@ -186,6 +186,18 @@ struct Bf16CodesParams {
 constexpr std::uint32_t kBf16MaxField = 127 + 62, kBf16MinField = 127 - 63;
 constexpr int kBf16CodesTopExponent = 15, kBf16CodesMinScaleExponent = -54;
 
+// The output fields both codes pre-passes' parameters share (PrepassParams, Bf16CodesParams).
+template <typename Params>
+void set_codes_outputs(Params& p, std::uint16_t* out, std::int64_t out_stride, float* scales, std::int64_t scales_stride,
+                       const ExactRowMarks& marks) {
+  p.out = out;
+  p.out_stride = out_stride;
+  p.scales_out = scales;
+  p.scales_stride = scales_stride;
+  p.exact_rows = marks.rows;
+  p.generation = marks.generation;
+}
+
 // Two threads a block (registers: the pre-pass runs beside the streaming kernel at 32 a
 // thread): thread h holds the block's pairs 2h, 2h + 1, 4 + 2h, 5 + 2h, ... (elements 4h..4h+3
 // of each 8), so that it writes the permuted chunks 2h and 2h + 1 (convert_block_permuted:
@@ -314,12 +326,7 @@ void launch_activation_codes_prepass(const ConstMatrixView& a, std::int64_t row0
   p.m = static_cast<int>(rows);
   p.k = static_cast<int>(a.cols);
   p.blocks = static_cast<int>(scale_cols(p.k));
-  p.out = out;
-  p.out_stride = out_stride;
-  p.scales_out = scales;
-  p.scales_stride = scales_stride;
-  p.exact_rows = marks.rows;
-  p.generation = marks.generation;
+  set_codes_outputs(p, out, out_stride, scales, scales_stride, marks);
   const std::int64_t work = std::int64_t{2} * p.m * p.blocks;  // two threads a block
   bf16_codes_prepass_kernel<<<static_cast<unsigned>(ceil_div(work, kThreads)), kThreads, 0, stream>>>(p);
   MXGEMM_CUDA_CHECK(cudaGetLastError());
@@ -341,12 +348,7 @@ void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t 
   p.m = static_cast<int>(rows);
   p.k = static_cast<int>(a.data.cols);
   p.blocks = static_cast<int>(scale_cols(p.k));
-  p.out = out;
-  p.out_stride = out_stride;
-  p.scales_out = scales_out;
-  p.scales_stride = scales_stride;
-  p.exact_rows = marks.rows;
-  p.generation = marks.generation;
+  set_codes_outputs(p, out, out_stride, scales_out, scales_stride, marks);
   const bool e4m3 = a.data.dtype == DType::E4M3;
   if constexpr (kCodes) {
     const std::int64_t work = static_cast<std::int64_t>(p.m) * p.blocks;

@@ -332,8 +332,8 @@ __device__ __forceinline__ void fragment_scales(const std::uint8_t* chunks, cons
   if constexpr (kShift) {
     const std::uint32_t p0 = chunk_scale_pair_at(chunks + at.offset[0], ks, blocks);
     const std::uint32_t p1 = chunk_scale_pair_at(chunks + at.offset[1], ks, blocks);
+    if constexpr (kWatch) watch_scale_window<kElem>(p0, p1, outside);
     const std::uint32_t w = __byte_perm(p0, p1, 0x5410);  // [half][blk] = byte 2 half + blk
-    if constexpr (kWatch) outside |= scales_outside_window<kElem>(w) != 0;
     // (Bit 7 of each byte that is 0x00 in w or in ~w: no carry crosses a byte.)
     if (__builtin_expect(((~(((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w)) | (~(((~w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | ~w))) &
                              0x80808080u,

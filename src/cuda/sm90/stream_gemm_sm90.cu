@@ -154,12 +154,13 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
 // FP32 (relative error <= 1.8e-6, bar 1e-5) and FP16 (99.29%: the tightest margin).
 bool wide_tiles_accurate(DType out, std::int64_t k) { return k <= (out == DType::BF16 ? 65536 : 16384); }
 
-// Up to 8 rows take the codes form (half the promotion work of 16), from the pre-pass of
-// either activation (MXFP8: its codes and scales; BF16: fp16 codes at a power-of-two scale a
-// block): weight-only 1 / 8 x 28672 x 8192 74.5 / 75.4 -> 68.8 / 70.4 us on the H200, same run
-// (session 18; 67.5-67.7 for 1 row since kShiftDecodesScales). Up to 16 MXFP8 rows take it too; 9..16 BF16 rows are values, as the 16-row
-// codes form does not watch the weight's scales (StreamGemmConfig::kWatchesWeight), and more
-// rows of either, in tiles of up to 256 rows. An MXFP8 activation's values are written by its
+// launch_rows: up to 8 rows take the codes form (half the promotion work of 16), from the
+// pre-pass of either activation (MXFP8: its codes and scales; BF16: fp16 codes at a
+// power-of-two scale a block): weight-only 1 / 8 x 28672 x 8192 74.5 / 75.4 -> 68.8 / 70.4 us
+// on the H200, same run (session 18; 67.5-67.7 for 1 row since kShiftDecodesScales). Up to 16
+// MXFP8 rows take it too; 9..16 BF16 rows are values, as the 16-row codes form does not watch
+// the weight's scales (StreamGemmConfig::kWatchesWeight), and so are more rows of either, in
+// tiles of up to 256 rows (launch_values). An MXFP8 activation's values are written by its
 // pre-pass in the permuted K order (kPermutedX, as mx_activation says), a BF16 one is read as
 // it is.
 template <bool kPermutedX, typename Prepass>
