@@ -8,8 +8,15 @@
 //   hybrid  half the rows by TMA, half by cp.async,
 // with `cps` CTAs per SM, so that a per-SM limit of the TMA unit shows against the LSU path.
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o ring_stream ring_stream.cu
-// Run:   ./ring_stream mode:rows:kbytes:stages:cps[:ctas] ...   e.g. tma:256:64:8:1 hybrid:256:64:8:1
-//        (ctas: the grid, default cps x SMs; each CTA streams whole tiles, round-robin)
+// Run:   ./ring_stream mode:rows:kbytes:stages:cps[:ctas[:kparts[:boxk[:xrows]]]] ...
+//        e.g. tma:256:64:8:1 hybrid:256:64:8:1
+//        (ctas: the grid, default cps x SMs; each CTA streams whole tiles, round-robin;
+//         kparts > 1 (session 19): CTA c streams K part c % kparts of tile c / kparts, as
+//         the streaming kernel's split reduction does; boxk: a stage's rows x kbytes arrive as
+//         kbytes / boxk TMA boxes of rows x boxk bytes (the K split among a CTA's warpgroups);
+//         xrows: each box also loads an L2-resident bf16 activation box of xrows x boxk
+//         elements, as the kernel does.) The weight is RING_N x RING_K bytes (default
+//         28672 x 8192).
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cudaTypedefs.h>
@@ -49,6 +56,14 @@ __device__ __forceinline__ void tma2(void* dst, const CUtensorMap* m, uint64_t* 
       "l"(m), "r"(sa(b)), "r"(c0), "r"(c1)
       : "memory");
 }
+// The same with an L2 cache policy (createpolicy), for the RING_HINT experiments.
+__device__ __forceinline__ void tma2_hint(void* dst, const CUtensorMap* m, uint64_t* b, int c0, int c1, uint64_t pol) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, "
+      "%4}], [%2], %5;" ::"r"(sa(dst)),
+      "l"(m), "r"(sa(b)), "r"(c0), "r"(c1), "l"(pol)
+      : "memory");
+}
 __device__ __forceinline__ void cp16(void* dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(sa(dst)), "l"(src) : "memory");
 }
@@ -58,17 +73,19 @@ __device__ __forceinline__ void cp_arrive(uint64_t* b) {
 
 enum Mode { kTma = 0, kCpAsync = 1, kHybrid = 2 };
 struct P {
-  int mode, rows, kbytes, stages, tiles, ksteps, tma_rows;
+  int mode, rows, kbytes, stages, tiles, ksteps, tma_rows, kparts, boxk, xrows, hint;
   long k;
   const uint8_t* w;
 };
 constexpr int kCopyThreads = 96;
 
 // Warp 0 lane 0: TMA; warp 1 lane 0: the consumer; warps 2..4: cp.async.
-__global__ void __launch_bounds__(160) ring_kernel(const __grid_constant__ CUtensorMap wmap, P p) {
+__global__ void __launch_bounds__(160) ring_kernel(const __grid_constant__ CUtensorMap wmap,
+                                                   const __grid_constant__ CUtensorMap xmap, P p) {
   extern __shared__ __align__(1024) uint8_t smem[];
   uint8_t* base = smem + ((1024 - (sa(smem) & 1023)) & 1023);
-  const int stage_bytes = p.rows * p.kbytes;
+  const int x_bytes = p.xrows * p.kbytes * 2;  // bf16 activation boxes of the stage
+  const int stage_bytes = p.rows * p.kbytes + x_bytes;
   uint64_t* full = reinterpret_cast<uint64_t*>(base + p.stages * stage_bytes);
   uint64_t* empty = full + p.stages;
   const bool tma = p.mode != kCpAsync, copies = p.mode != kTma;
@@ -85,18 +102,34 @@ __global__ void __launch_bounds__(160) ring_kernel(const __grid_constant__ CUten
     int s = 0;
     uint32_t ph = 0;
     long issued = 0;
-    for (int t = blockIdx.x; t < p.tiles; t += gridDim.x)
-      for (int ks = 0; ks < p.ksteps; ++ks, ++issued) {
+    const int part_steps = p.ksteps / p.kparts;
+    uint64_t pol = 0;
+    if (p.hint == 1 || p.hint == 5) asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    if (p.hint == 2) asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
+    if (p.hint == 3) asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(pol));
+    if (p.hint == 4) asm volatile("createpolicy.fractional.L2::evict_unchanged.b64 %0, 1.0;" : "=l"(pol));
+    for (int u = blockIdx.x; u < p.tiles * p.kparts; u += gridDim.x) {
+      const int t = u / p.kparts, k0 = (u % p.kparts) * part_steps;
+      for (int ks = k0; ks < k0 + part_steps; ++ks, ++issued) {
         if (issued >= p.stages) bar_wait(&empty[s], ph ^ 1);
-        bar_expect(&full[s], p.tma_rows * p.kbytes);
-        tma2(base + s * stage_bytes, &wmap, &full[s], ks * p.kbytes, t * p.rows);
+        bar_expect(&full[s], p.tma_rows * p.kbytes + x_bytes);
+        uint8_t* dst = base + s * stage_bytes;
+        for (int b = 0; b < p.kbytes / p.boxk; ++b) {
+          const bool last_use = (ks * p.kbytes + b * p.boxk) % 256 + p.boxk == 256;
+          if (p.hint == 5 && last_use) tma2_hint(dst + b * p.rows * p.boxk, &wmap, &full[s], ks * p.kbytes + b * p.boxk, t * p.rows, pol);
+          else if (p.hint && p.hint != 5) tma2_hint(dst + b * p.rows * p.boxk, &wmap, &full[s], ks * p.kbytes + b * p.boxk, t * p.rows, pol);
+          else tma2(dst + b * p.rows * p.boxk, &wmap, &full[s], ks * p.kbytes + b * p.boxk, t * p.rows);
+          if (p.xrows > 0)
+            tma2(dst + p.rows * p.kbytes + b * p.xrows * p.boxk * 2, &xmap, &full[s], ks * p.kbytes + b * p.boxk, 0);
+        }
         if (++s == p.stages) { s = 0; ph ^= 1; }
       }
+    }
   } else if (threadIdx.x == 32) {
     int s = 0;
     uint32_t ph = 0;
-    for (int t = blockIdx.x; t < p.tiles; t += gridDim.x)
-      for (int ks = 0; ks < p.ksteps; ++ks) {
+    for (int u = blockIdx.x; u < p.tiles * p.kparts; u += gridDim.x)
+      for (int ks = 0; ks < p.ksteps / p.kparts; ++ks) {
         bar_wait(&full[s], ph);
         bar_arrive(&empty[s]);
         if (++s == p.stages) { s = 0; ph ^= 1; }
@@ -130,7 +163,11 @@ static PFN_cuTensorMapEncodeTiled_v12000 enc() {
 }
 
 int main(int argc, char** argv) {
-  const long N = 28672, K = 8192;
+  const long N = std::getenv("RING_N") ? std::atol(std::getenv("RING_N")) : 28672;
+  const long K = std::getenv("RING_K") ? std::atol(std::getenv("RING_K")) : 8192;
+  uint16_t* x;
+  CK(cudaMalloc(&x, 256 * K * 2));
+  CK(cudaMemset(x, 0x3c, 256 * K * 2));
   uint8_t* w;
   CK(cudaMalloc(&w, N * K));
   CK(cudaMemset(w, 0x3c, N * K));
@@ -139,30 +176,53 @@ int main(int argc, char** argv) {
   int sms;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CK(cudaFuncSetAttribute(ring_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
-  std::printf("%8s %5s %6s %6s %4s %5s %10s %8s\n", "mode", "rows", "kbytes", "stages", "cps", "ctas", "us", "TB/s");
+  std::printf("weight %ld x %ld bytes\n%8s %5s %6s %6s %4s %5s %3s %4s %3s %10s %8s\n", N, K, "mode", "rows", "kbytes",
+              "stages", "cps", "ctas", "kp", "boxk", "xr", "us", "TB/s");
   for (int i = 1; i < argc; ++i) {
     char mode_name[16] = {};
-    int rows = 0, kbytes = 0, stages = 0, cps = 1, ctas = 0;
-    if (std::sscanf(argv[i], "%15[a-z]:%d:%d:%d:%d:%d", mode_name, &rows, &kbytes, &stages, &cps, &ctas) < 4) {
+    int rows = 0, kbytes = 0, stages = 0, cps = 1, ctas = 0, kparts = 1, boxk = 0, xrows = 0;
+    if (std::sscanf(argv[i], "%15[a-z]:%d:%d:%d:%d:%d:%d:%d:%d", mode_name, &rows, &kbytes, &stages, &cps, &ctas, &kparts,
+                    &boxk, &xrows) < 4) {
       std::printf("bad spec %s\n", argv[i]);
       return 2;
     }
     P p{};
     p.mode = !std::strcmp(mode_name, "tma") ? kTma : !std::strcmp(mode_name, "cpasync") ? kCpAsync : kHybrid;
+    if (boxk <= 0) boxk = kbytes;
+    if (kparts < 1) kparts = 1;
     p.rows = rows; p.kbytes = kbytes; p.stages = stages; p.k = K; p.w = w;
+    p.kparts = kparts; p.boxk = boxk; p.xrows = xrows;
+    // RING_HINT: the weight's L2 policy (0 none, 1 evict_first, 2 evict_last, 3 evict_normal,
+    // 4 evict_unchanged, 5 evict_first on the last box of each 256-byte segment of a row, none
+// on the others); RING_PROMO: its tensor map's L2 promotion (0 none, 1 64B, 2 128B,
+    // 3 256B, the default); RING_SWZ=1: 128B swizzle (boxk 128), 2: 64B swizzle (boxk 64).
+    p.hint = std::getenv("RING_HINT") ? std::atoi(std::getenv("RING_HINT")) : 0;
+    const int promo = std::getenv("RING_PROMO") ? std::atoi(std::getenv("RING_PROMO")) : 3;
+    const int swz = std::getenv("RING_SWZ") ? std::atoi(std::getenv("RING_SWZ")) : 0;  // 2: 64B swizzle
     p.tiles = static_cast<int>(N / rows); p.ksteps = static_cast<int>(K / kbytes);
     p.tma_rows = p.mode == kTma ? rows : p.mode == kCpAsync ? 0 : rows / 2;
     CUtensorMap wm{};
     if (p.tma_rows > 0) {
       cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)N};
       cuuint64_t str[1] = {(cuuint64_t)K};
-      cuuint32_t box[2] = {(cuuint32_t)kbytes, (cuuint32_t)p.tma_rows};
+      cuuint32_t box[2] = {(cuuint32_t)boxk, (cuuint32_t)p.tma_rows};
       cuuint32_t es[2] = {1, 1};
       CUresult r = enc()(&wm, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, w, dims, str, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                         CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                         swz == 1 ? CU_TENSOR_MAP_SWIZZLE_128B : swz == 2 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_NONE,
+                         static_cast<CUtensorMapL2promotion>(promo), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
       if (r) { std::printf("%s: encode %d\n", argv[i], r); continue; }
     }
-    const int smem = stages * rows * kbytes + 2 * stages * 8 + 1024;
+    CUtensorMap xm{};
+    if (xrows > 0) {
+      cuuint64_t dims[2] = {(cuuint64_t)K, 256};
+      cuuint64_t str[1] = {(cuuint64_t)K * 2};
+      cuuint32_t box[2] = {(cuuint32_t)boxk, (cuuint32_t)xrows};
+      cuuint32_t es[2] = {1, 1};
+      CUresult r = enc()(&xm, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, x, dims, str, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                         CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      if (r) { std::printf("%s: x encode %d\n", argv[i], r); continue; }
+    }
+    const int smem = stages * (rows * kbytes + xrows * kbytes * 2) + 2 * stages * 8 + 1024;
     if (smem * cps > 227 * 1024) { std::printf("%s: %d bytes of smem a CTA do not fit %d CTAs\n", argv[i], smem, cps); continue; }
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
@@ -171,7 +231,7 @@ int main(int argc, char** argv) {
     for (int it = 0; it < 12; ++it) {
       CK(cudaMemsetAsync(flush, it, 256l << 20));
       CK(cudaEventRecord(a));
-      ring_kernel<<<ctas > 0 ? ctas : sms * cps, 160, smem>>>(wm, p);
+      ring_kernel<<<ctas > 0 ? ctas : sms * cps, 160, smem>>>(wm, xm, p);
       CK(cudaEventRecord(b));
       CK(cudaEventSynchronize(b));
       float ms;
@@ -181,8 +241,9 @@ int main(int argc, char** argv) {
     CK(cudaGetLastError());
     std::sort(ts.begin(), ts.end());
     const double us = ts[ts.size() / 2] * 1e3;
-    std::printf("%8s %5d %6d %6d %4d %5d %10.1f %8.2f\n", mode_name, rows, kbytes, stages, cps, ctas > 0 ? ctas : sms * cps, us,
-                N * K / us / 1e6);
+    std::printf("hint %d promo %d swz %d: ", p.hint, promo, swz);
+    std::printf("%8s %5d %6d %6d %4d %5d %3d %4d %3d %10.1f %8.2f\n", mode_name, rows, kbytes, stages, cps,
+                ctas > 0 ? ctas : sms * cps, kparts, boxk, xrows, us, N * K / us / 1e6);
   }
   return 0;
 }

@@ -158,6 +158,26 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const void* tensor_map, s
                                             std::int32_t x, std::int32_t y) {
   tma_load_2d(smem_addr(dst), tensor_map, smem_addr(bar), x, y);
 }
+// The same with an L2 cache policy (createpolicy below) for the lines the box touches.
+__device__ __forceinline__ void tma_load_2d(std::uint32_t dst, const void* tensor_map, std::uint32_t bar,
+                                            std::int32_t x, std::int32_t y, std::uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+      " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
+      "l"(tensor_map), "r"(bar), "r"(x), "r"(y), "l"(policy)
+      : "memory");
+}
+__device__ __forceinline__ void tma_load_2d(void* dst, const void* tensor_map, std::uint64_t* bar,
+                                            std::int32_t x, std::int32_t y, std::uint64_t policy) {
+  tma_load_2d(smem_addr(dst), tensor_map, smem_addr(bar), x, y, policy);
+}
+// An L2 policy that makes the lines an access touches the first to be evicted (data read
+// once: a streamed weight).
+__device__ __forceinline__ std::uint64_t l2_policy_evict_first() {
+  std::uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
 __device__ __forceinline__ void prefetch_tensor_map(const void* tensor_map) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(tensor_map) : "memory");
 }

@@ -129,6 +129,14 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       ptx::prefetch_tensor_map(&tma_x);
       ptx::prefetch_tensor_map(&p.sw.map);
       if constexpr (kCodes) ptx::prefetch_tensor_map(&tma_sx);
+      // A weight read once (one activation tile: every weight tile meets its activation rows
+      // once) is loaded with an L2 evict_first policy, so that its lines, never read again,
+      // leave first and the lines read by every CTA (the activation, the scales, the stream-K
+      // partials) stay. On the H200 (session 19) that made the stream 1-5% faster on every
+      // decode shape measured, e.g. MXFP8 16 x 28672 x 8192 71.0 -> 68.5 us. Where activation
+      // tiles share a weight strip in L2 (several of them), the default policy stays.
+      const bool weight_read_once = sched.tiles_m == 1;
+      const std::uint64_t read_once_policy = ptx::l2_policy_evict_first();
       // The weight and its scales of weight tile n, stage ks, into stage `s` (the barrier
       // expects the activation tile too).
       auto load_weight = [&](int n, int ks, int s) {
@@ -137,7 +145,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         for (int c = 0; c < Cfg::kScaleChunks; ++c)
           ptx::tma_load_2d(smem.scales[s] + c * kScaleChunkBytes, &p.sw.map, &smem.full[s], 0,
                            scale_chunk_row(n * Cfg::kScaleChunks + c, p.sw.col_tiles, ks));
-        ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * kStageK, n * Cfg::kBlockN);
+        if (weight_read_once)
+          ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * kStageK, n * Cfg::kBlockN, read_once_policy);
+        else
+          ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * kStageK, n * Cfg::kBlockN);
       };
       auto load_activation = [&](int m, int ks, int s) {
         ptx::tma_load_2d(smem.x[s], &tma_x, &smem.full[s], ks * kStageK * 2, m * kMPad);
