@@ -25,7 +25,7 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled_fn() {
 
 CUtensorMap make_tensor_map_2d_u8(const void* base, std::int64_t rows, std::int64_t cols,
                                   std::int64_t row_pitch, int box_rows, int box_cols,
-                                  CUtensorMapSwizzle swizzle) {
+                                  CUtensorMapSwizzle swizzle, CUtensorMapL2promotion promotion) {
   CUtensorMap map{};
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
   const cuuint64_t strides[1] = {static_cast<cuuint64_t>(row_pitch)};
@@ -33,7 +33,7 @@ CUtensorMap make_tensor_map_2d_u8(const void* base, std::int64_t rows, std::int6
   const cuuint32_t elem_strides[2] = {1, 1};
   const CUresult r = encode_tiled_fn()(
       &map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<void*>(base), dims, strides, box,
-      elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw CudaError(detail::concat("cuTensorMapEncodeTiled failed with CUresult ", static_cast<int>(r),
