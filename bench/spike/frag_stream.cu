@@ -7,9 +7,6 @@
 // register ring; the consumer only xors (no multiply).
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o frag_stream frag_stream.cu
 // Run:   ./frag_stream
-#include <cuda.h>
-#include <cuda_runtime.h>
-#include <cudaTypedefs.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -17,14 +14,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::printf("CUDA %s at %d\n", cudaGetErrorString(e), __LINE__);         \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "stream_spike.cuh"
 
 __device__ __forceinline__ uint2 ld64(const uint8_t* p) {
   uint2 v;
@@ -129,7 +119,6 @@ __global__ void __launch_bounds__(256) frag_rows_kernel(const uint8_t* __restric
 // lane 0 TMA-loading 16 x 128-byte boxes (128-byte swizzle), a consumer that reads one word a
 // lane and refills. kRoundRobin: the order above; else the skinny kernel's (CTA-contiguous
 // ranges of 128-row tile x group units).
-__device__ __forceinline__ uint32_t sa(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
 template <int kRing, bool kRoundRobin>
 __global__ void __launch_bounds__(256) tma_warp_kernel(const __grid_constant__ CUtensorMap wm, int units, int groups,
                                                        unsigned* sink) {

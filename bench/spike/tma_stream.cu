@@ -5,31 +5,17 @@
 // weight, and pairs of CTAs (clusters of 2) that multicast the activation.
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o tma_stream tma_stream.cu
 // Results: bench/results/s12/README.md.
-#include <cuda.h>
-#include <cuda_runtime.h>
-#include <cudaTypedefs.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
 #include <vector>
 #include <algorithm>
 
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
+#include "stream_spike.cuh"
 
-__device__ __forceinline__ uint32_t sa(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ void bar_init(uint64_t* b, int c) { asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(sa(b)), "r"(c)); }
-__device__ __forceinline__ void bar_expect(uint64_t* b, uint32_t bytes) { asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(sa(b)), "r"(bytes)); }
-__device__ __forceinline__ void bar_arrive(uint64_t* b) { asm volatile("mbarrier.arrive.shared.b64 _, [%0];" ::"r"(sa(b))); }
-__device__ __forceinline__ void bar_wait(uint64_t* b, uint32_t ph) {
-  asm volatile("{\n .reg .pred p;\n W: mbarrier.try_wait.parity.shared.b64 p, [%0], %1;\n @!p bra W;\n}" ::"r"(sa(b)), "r"(ph));
-}
 __device__ __forceinline__ void tma3(void* dst, const CUtensorMap* m, uint64_t* b, int c0, int c1, int c2) {
   asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];"
                ::"r"(sa(dst)), "l"(m), "r"(sa(b)), "r"(c0), "r"(c1), "r"(c2) : "memory");
-}
-__device__ __forceinline__ void tma2(void* dst, const CUtensorMap* m, uint64_t* b, int c0, int c1) {
-  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];"
-               ::"r"(sa(dst)), "l"(m), "r"(sa(b)), "r"(c0), "r"(c1) : "memory");
 }
 
 struct P { int rows_box, kchunks, stages, act_bytes, act_rows, tiles, ksteps, wbytes, phase; };
@@ -129,12 +115,6 @@ __global__ void read_kernel(const uint4* w, long n16, unsigned* out) {
   }
   for (; i < n16; i += stride) acc ^= __ldcs(w + i).x;
   if (acc == 0x12345678u) out[0] = acc;
-}
-
-static PFN_cuTensorMapEncodeTiled_v12000 enc() {
-  void* f = nullptr; cudaDriverEntryPointQueryResult q;
-  CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q));
-  return (PFN_cuTensorMapEncodeTiled_v12000)f;
 }
 
 int main(int argc, char** argv) {

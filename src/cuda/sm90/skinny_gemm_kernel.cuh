@@ -166,8 +166,9 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
                                     : nullptr;
   // The weight is read once (up to 16 activation rows: one tile): an L2 evict_first policy
   // lets its lines leave first, keeping the activation, the scales and the partials in L2. On
-  // the H200 (session 19) 1-5% faster on every shape measured, e.g. 1 x 28672 x 8192 69.8 ->
-  // 66.1 us. (Only the second 128-byte unit of each 256-byte line evict_first: no gain.)
+  // the H200 (session 19, same run, decode suite, bench/results/s19/b5) 1 x 28672 x 8192 69.8
+  // -> 66.7 us, 1 x 8192^2 29.2 -> 27.9. (Only the second 128-byte unit of each 256-byte line
+  // evict_first: no gain.)
   const std::uint64_t w_policy = ptx::l2_policy_evict_first();
   auto issue_unit = [&](const Cursor& c, int stage) {
     if (lane == 0) {

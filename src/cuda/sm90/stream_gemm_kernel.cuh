@@ -132,9 +132,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       // A weight read once (one activation tile: every weight tile meets its activation rows
       // once) is loaded with an L2 evict_first policy, so that its lines, never read again,
       // leave first and the lines read by every CTA (the activation, the scales, the stream-K
-      // partials) stay. On the H200 (session 19) that made the stream 1-5% faster on every
-      // decode shape measured, e.g. MXFP8 16 x 28672 x 8192 71.0 -> 68.5 us. Where activation
-      // tiles share a weight strip in L2 (several of them), the default policy stays.
+      // partials) stay. On the H200 (session 19, same run, decode suite, bench/results/s19/b5)
+      // most small-M shapes got 1-5% faster, e.g. MXFP8 16 x 28672 x 8192 71.6 -> 68.9 us; M = 64
+      // did not move (94.6 -> 94.7). Where activation tiles share a weight strip in L2 (several
+      // of them), the default policy stays.
       const bool weight_read_once = sched.tiles_m == 1;
       const std::uint64_t read_once_policy = ptx::l2_policy_evict_first();
       // The weight and its scales of weight tile n, stage ks, into stage `s` (the barrier
