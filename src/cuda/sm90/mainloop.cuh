@@ -148,8 +148,18 @@ __device__ __forceinline__ void codes_block_permuted(const std::uint32_t (&w)[8]
 __device__ __forceinline__ int fragment_row_offset(int row, int blk, int q) {
   return sw64_offset(row, 2 * blk + (q >> 1)) + ((q & 1) << 3);
 }
+// The same in a tile of kRowBytes-byte rows: 64 (the offsets above), or 128 (TMA 128B
+// swizzle, two 64-K sub-stages a row: the codes form's 128-K stages), sub-stage kSub.
+template <int kRowBytes, int kSub>
+__device__ __forceinline__ int fragment_row_offset_in(int row, int blk, int q) {
+  static_assert((kRowBytes == 64 && kSub == 0) || (kRowBytes == 128 && (kSub == 0 || kSub == 1)),
+                "64-byte rows hold one sub-stage, 128-byte rows two");
+  if constexpr (kRowBytes == 64) return fragment_row_offset(row, blk, q);
+  else return sw128_offset(row, 4 * kSub + 2 * blk + (q >> 1)) + ((q & 1) << 3);
+}
+template <int kRowBytes = 64, int kSub = 0>
 __device__ __forceinline__ uint2 fragment_row_bytes(const std::uint8_t* src, int row, int blk, int q) {
-  return *reinterpret_cast<const uint2*>(src + fragment_row_offset(row, blk, q));
+  return *reinterpret_cast<const uint2*>(src + fragment_row_offset_in<kRowBytes, kSub>(row, blk, q));
 }
 
 // The four register-A slots that one row's 8 bytes (v) of scale block blk fill: frag[k16][half]
@@ -166,19 +176,20 @@ __device__ __forceinline__ void fill_fragment_slots(uint2 v, int blk, int half, 
   frag[2 * blk + 1][2 + half] = convert(v.y, High{}, blk, half);
 }
 
-// Loads this thread's register-A fragment of one stage from a 64B-swizzled fp8 tile: rows
+// Loads this thread's register-A fragment of one stage from a 64B-swizzled fp8 tile (or of
+// sub-stage kSub of a 128B-swizzled tile of 128-byte rows, fragment_row_offset_in): rows
 // `row` and `row` + 8, lane quad q, both scale blocks; frag[k16][4] in wgmma register-A order.
 // convert(word, pair, blk, half) makes the 16-bit pair of two codes from byte pair `pair`
 // (std::integral_constant 0 or 1: bytes 2 pair, 2 pair + 1) of a loaded word, of scale block
 // blk (0, 1) of row `row` + 8 * half.
-template <typename Convert>
+template <int kRowBytes = 64, int kSub = 0, typename Convert>
 __device__ __forceinline__ void load_fragment_with(const std::uint8_t* src, int row, int q, Convert convert,
                                                    std::uint32_t (&frag)[kK16PerStage][4]) {
 #pragma unroll
   for (int blk = 0; blk < 2; ++blk) {
 #pragma unroll
     for (int half = 0; half < 2; ++half)  // half 0: row r, half 1: row r + 8
-      fill_fragment_slots(fragment_row_bytes(src, row + 8 * half, blk, q), blk, half, convert, frag);
+      fill_fragment_slots(fragment_row_bytes<kRowBytes, kSub>(src, row + 8 * half, blk, q), blk, half, convert, frag);
   }
 }
 
@@ -232,10 +243,10 @@ __device__ __forceinline__ void load_fragment_permuted(const std::uint8_t* stage
 // The fragment as fp16 codes, the block scales left to the caller. Each pair is converted
 // from its half of the loaded word in place (F2FP on R.H1, as the skinny kernel does), not
 // after a shift: 8 instructions fewer a stage than byte_pair.
-template <DType kElem>
+template <DType kElem, int kRowBytes = 64, int kSub = 0>
 __device__ __forceinline__ void load_fragment_codes(const std::uint8_t* src, int row, int q,
                                                     std::uint32_t (&frag)[kK16PerStage][4]) {
-  load_fragment_with(
+  load_fragment_with<kRowBytes, kSub>(
       src, row, q,
       [](std::uint32_t word, auto pair, int, int) { return cuda::fp8x2_to_f16x2_half<kElem, decltype(pair)::value>(word); },
       frag);

@@ -46,18 +46,35 @@ struct StreamGemmConfig {
   // warp, the M of the wgmma's warp slice).
   __host__ __device__ static constexpr int warp_row0(int math_tid) { return math_tid / 32 * 16; }
   static constexpr int kThreads = 128 + kMathThreads;  // producer warpgroup + math
-  static constexpr int kStageBytesW = kBlockN * kStageK;  // fp8 weight rows
-  static constexpr int kStageBytesX = kMPad * kStageK * 2;  // bf16 values or fp16 codes
-  // Codes form: the activation's fp32 block scales of the stage, [2 blocks][kMPad], as TMA
-  // moves them (kSxBoxBytes) and in shared memory, padded to the 128-byte alignment of a TMA
-  // destination (kSxSmemFloats per stage).
-  static constexpr int kSxBoxBytes = kCodes ? 2 * kMPad * 4 : 0;
-  static constexpr int kSxSmemFloats = kCodes ? (2 * kMPad + 31) / 32 * 32 : 1;
+  // K of one ring stage, in 64-K sub-stages (the math's unit: a 64-byte fp8 row, four k16
+  // steps, two scale blocks). The codes form streams the weight as 128-byte rows, one TMA box
+  // of kBlockN x 128 bytes (128B swizzle) a stage: in the TMA ring spike with its 16-row
+  // activation and L2 evict_first, 8192 x 28672 streamed in 66.9 us against 72.7 for 64-byte
+  // rows, 28672 x 8192 in 66.7 against 72.1, 8192^2 in 23.5 against 26.2 (H200, same run,
+  // bench/results/s20/b2). The values form keeps 64-byte rows (its fragment loads and
+  // interleaved halves are written for them).
+  static constexpr int kSubStages = kCodes ? 2 : 1;
+  static constexpr int kRingK = kStageK * kSubStages;
+  static constexpr int kWeightRowBytes = kRingK;  // a weight row of a stage: 64B or 128B swizzled
+  static constexpr int kStageBytesW = kBlockN * kRingK;  // fp8 weight rows
+  static constexpr int kSubStageBytesX = kMPad * kStageK * 2;  // bf16 values or fp16 codes, one sub-stage
+  static constexpr int kStageBytesX = kSubStageBytesX * kSubStages;
+  // Codes form: the activation's fp32 block scales of the stage, [2 kSubStages blocks][kMPad],
+  // as TMA moves them (kSxBoxBytes) and in shared memory, padded to the 128-byte alignment of
+  // a TMA destination (kSxSmemFloats per stage).
+  static constexpr int kSxBlocks = 2 * kSubStages;
+  static constexpr int kSxBoxBytes = kCodes ? kSxBlocks * kMPad * 4 : 0;
+  static constexpr int kSxSmemFloats = kCodes ? (kSxBlocks * kMPad + 31) / 32 * 32 : 1;
   // Bytes one stage's barrier expects.
   static constexpr int kStageBytes = kStageBytesW + kStageBytesX + kSxBoxBytes;
-  // As deep as shared memory allows, up to 8: each SM keeps 64 KB or more of weights in
-  // flight, which HBM needs to stream at full rate.
-  static constexpr int kStages = (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
+  // 64-K stages: as deep as shared memory allows, up to 8 (each SM keeps 64 KB or more of
+  // weights in flight, which HBM needs to stream at full rate). 128-K stages: 4, which the
+  // ring spike streamed faster than 5 on every weight (bench/results/s20/b2).
+#ifndef MXGEMM_EXP_WIDE_STAGES
+#define MXGEMM_EXP_WIDE_STAGES 4
+#endif
+  static constexpr int kStages = kSubStages == 2 ? MXGEMM_EXP_WIDE_STAGES
+                                 : (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
   // Up to 128 activation rows, each group of 8 stages (512 K) is summed in a fresh wgmma
   // accumulator and added into a second set of registers with ordinary fp32 adds (the
   // tiled kernel's lesson: the tensor core's accumulation is not round-to-nearest and drifts
@@ -113,8 +130,11 @@ struct StreamGemmConfig {
                 "the codes form keeps two block partials and two fragments in registers: built for "
                 "up to 16 activation rows");
   static_assert(kBlockN % 128 == 0 && kBlockN <= 256, "whole scale chunks; one TMA box of rows");
-  static_assert(kStageBytesX % 1024 == 0 && kStageBytesW % 1024 == 0,
-                "every stage buffer must start on a 1024-byte swizzle boundary");
+  static_assert(kSubStageBytesX % 1024 == 0 && kStageBytesW % 1024 == 0,
+                "every stage (and sub-stage) buffer must start on a 1024-byte swizzle boundary");
+  static_assert(kSubStages == 1 || kSubStages == 2, "a 64B-swizzled or a 128B-swizzled weight row");
+  static_assert(kSubStages == 1 || (kCodes && kStagesPerPromotion % kSubStages == 0),
+                "128-K stages are written for the codes form");
   static_assert(kStages >= 4, "too few stages to hide HBM latency");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory budget of an sm_90 CTA exceeded");
   static_assert(kRegisterBudget <= kLaunchRegs * kThreads,

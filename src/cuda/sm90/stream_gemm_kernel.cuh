@@ -58,11 +58,12 @@ namespace mxgemm::sm90 {
 template <int kMPad, bool kCodes>
 struct alignas(1024) StreamGemmSmem {
   using Cfg = StreamGemmConfig<kMPad, kCodes>;
-  std::uint8_t w[Cfg::kStages][Cfg::kStageBytesW];  // fp8, 64B-swizzled by TMA
-  std::uint8_t x[Cfg::kStages][Cfg::kStageBytesX];  // bf16 or fp16, 128B-swizzled by TMA, K-major
+  std::uint8_t w[Cfg::kStages][Cfg::kStageBytesW];  // fp8 rows of kWeightRowBytes, 64B/128B-swizzled by TMA
+  // bf16 or fp16, 128B-swizzled by TMA, K-major: kSubStages boxes of kMPad x 64 elements.
+  std::uint8_t x[Cfg::kStages][Cfg::kStageBytesX];
   std::uint8_t scales[Cfg::kStages][Cfg::kScaleChunks * kScaleChunkBytes];  // (mainloop.cuh)
-  // Codes form: the activation's block scales, fp32 [2][kMPad] per stage, each stage's row
-  // padded to 128 bytes (a TMA destination must be 128-byte aligned).
+  // Codes form: the activation's block scales, fp32 [kSxBlocks][kMPad] per stage, each stage's
+  // row padded to 128 bytes (a TMA destination must be 128-byte aligned).
   alignas(128) float sx[Cfg::kStages][Cfg::kSxSmemFloats];
   std::uint64_t full[Cfg::kStages];   // TMA -> math: stage landed
   std::uint64_t empty[Cfg::kStages];  // math -> TMA: the stage is consumed
@@ -139,21 +140,26 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       const bool weight_read_once = sched.tiles_m == 1;
       const std::uint64_t read_once_policy = ptx::l2_policy_evict_first();
       // The weight and its scales of weight tile n, stage ks, into stage `s` (the barrier
-      // expects the activation tile too).
+      // expects the activation tile too). A scale chunk holds 4 blocks, 128 K: a 128-K stage's
+      // own, or two 64-K stages' (each loads it).
       auto load_weight = [&](int n, int ks, int s) {
         ptx::mbarrier_arrive_expect_tx(&smem.full[s],
                                        Cfg::kStageBytes + Cfg::kScaleChunks * kScaleChunkBytes);
         for (int c = 0; c < Cfg::kScaleChunks; ++c)
           ptx::tma_load_2d(smem.scales[s] + c * kScaleChunkBytes, &p.sw.map, &smem.full[s], 0,
-                           scale_chunk_row(n * Cfg::kScaleChunks + c, p.sw.col_tiles, ks));
+                           scale_chunk_row(n * Cfg::kScaleChunks + c, p.sw.col_tiles, ks * Cfg::kSubStages));
         if (weight_read_once)
-          ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * kStageK, n * Cfg::kBlockN, read_once_policy);
+          ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * Cfg::kRingK, n * Cfg::kBlockN, read_once_policy);
         else
-          ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * kStageK, n * Cfg::kBlockN);
+          ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * Cfg::kRingK, n * Cfg::kBlockN);
       };
       auto load_activation = [&](int m, int ks, int s) {
-        ptx::tma_load_2d(smem.x[s], &tma_x, &smem.full[s], ks * kStageK * 2, m * kMPad);
-        if constexpr (kCodes) ptx::tma_load_2d(smem.sx[s], &tma_sx, &smem.full[s], m * kMPad * 4, 2 * ks);
+#pragma unroll
+        for (int sub = 0; sub < Cfg::kSubStages; ++sub)
+          ptx::tma_load_2d(smem.x[s] + sub * Cfg::kSubStageBytesX, &tma_x, &smem.full[s],
+                           (ks * Cfg::kSubStages + sub) * kStageK * 2, m * kMPad);
+        if constexpr (kCodes)
+          ptx::tma_load_2d(smem.sx[s], &tma_sx, &smem.full[s], m * kMPad * 4, Cfg::kSxBlocks * ks);
       };
       // The first kWeightsAhead stages' weights stream while an activation pre-pass may still
       // run (this kernel is a programmatic dependent launch); its output is read only after
@@ -241,8 +247,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   // that needs the exact path (needs_exact_path), from the scales and codes in global memory:
   // the rare follow-up of the watch.
   auto rows_need_exact = [&](int tn, int ks0, int ks_end) {
-    return weight_rows_need_exact<kElemW>(p.exact.w, p.sw, p.n, p.k, tn * Cfg::kBlockN + w_row, 2 * ks0,
-                                          2 * ks_end < p.scale_cols ? 2 * ks_end : p.scale_cols);
+    constexpr int kBlocksPerStage = 2 * Cfg::kSubStages;
+    return weight_rows_need_exact<kElemW>(p.exact.w, p.sw, p.n, p.k, tn * Cfg::kBlockN + w_row, kBlocksPerStage * ks0,
+                                          kBlocksPerStage * ks_end < p.scale_cols ? kBlocksPerStage * ks_end : p.scale_cols);
   };
   // wgmma descriptors of the activation stages: the one of stage 0 plus the stage's offset in
   // the descriptor's address field (16-byte units; shared memory ends below 256 KB, so the
@@ -367,18 +374,20 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
 #endif
   };
 
-  // ---- codes form: two fragments (by stage parity), one partial per scale block -------------
-  // The next stage's fragment is converted while the previous stage's wgmmas run; their
-  // partials are then scaled into the result and the stage freed.
+  // ---- codes form: two fragments (by sub-stage parity), one partial per scale block -----------
+  // A ring stage holds kSubStages 64-K sub-stages (stream_gemm_config.cuh). The next
+  // sub-stage's fragment is converted while the previous one's wgmmas run; their partials are
+  // then scaled into the result, and a ring stage is freed once its last sub-stage's are.
   float block_partial[2][Cfg::kAccRegs];
-  auto promote_blocks = [&](int stage, int ks) {
+  // Sub-stage `sub` of ring stage `stage`, kss = its index in 64-K steps from K = 0.
+  auto promote_blocks = [&](int stage, int sub, int kss) {
     float sw[2][2];
-    weight_scales(stage, ks, sw);
+    weight_scales(stage, kss, sw);
 #pragma unroll
     for (int blk = 0; blk < 2; ++blk) {
 #pragma unroll
       for (int j = 0; j < Cfg::kAccRegs / 4; ++j) {
-        const float2 sx = *reinterpret_cast<const float2*>(&smem.sx[stage][blk * kMPad + 8 * j + 2 * q]);
+        const float2 sx = *reinterpret_cast<const float2*>(&smem.sx[stage][(2 * sub + blk) * kMPad + 8 * j + 2 * q]);
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
           float& p0 = block_partial[blk][4 * j + 2 * half];
@@ -391,18 +400,31 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       }
     }
   };
+  // Ring stages [ks0, ks_end). A 128-K stage past the end of K by its second half (K % 128 in
+  // 1..64) runs its first sub-stage only: the second's scale bytes are the chunk's padding,
+  // which may hold a NaN byte (0 x NaN), and its codes are TMA's zeros.
+  const int k_sub_stages = (p.k + kStageK - 1) / kStageK;
   auto mainloop_codes = [&](int ks0, int ks_end) {
+    constexpr int kSubs = Cfg::kSubStages;
     std::uint32_t frag[2][kK16PerStage][4];
-    auto stage = [&](auto parity, int ks) {
+    const int kss0 = ks0 * kSubs, kss_end = ks_end * kSubs < k_sub_stages ? ks_end * kSubs : k_sub_stages;
+    auto stage = [&](auto parity, int kss) {
       constexpr int buf = decltype(parity)::value;
-      ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-      load_fragment_codes<kElemW>(smem.w[st.index], w_row, q, frag[buf]);
-      if (ks > ks0) {
+      // With two sub-stages a ring stage, the parity is the sub-stage (kss0 is even).
+      constexpr int sub = kSubs == 2 ? buf : 0;
+      if constexpr (sub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+      load_fragment_codes<kElemW, Cfg::kWeightRowBytes, sub>(smem.w[st.index], w_row, q, frag[buf]);
+      if (kss > kss0) {
         ptx::wgmma_wait<0>();
-        promote_blocks(st.behind(1), ks - 1);
-        release_previous_stage();
+        // The previous sub-stage: this ring stage's first, or the last of the one before.
+        if constexpr (sub == 1) {
+          promote_blocks(st.index, 0, kss - 1);
+        } else {
+          promote_blocks(st.behind(1), kSubs - 1, kss - 1);
+          release_previous_stage();
+        }
       }
-      const std::uint64_t x_desc = stage_x_desc(st.index);
+      const std::uint64_t x_desc = stage_x_desc(st.index) + sub * (Cfg::kSubStageBytesX >> 4);
 #pragma unroll
       for (int b = 0; b < 2; ++b)
 #pragma unroll
@@ -417,14 +439,15 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       for (int b = 0; b < 2; ++b)
 #pragma unroll
         for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(block_partial[b][r]);
-      st.advance();
+      if constexpr (sub == kSubs - 1) st.advance();
     };
-    for (int ks = ks0; ks < ks_end; ks += 2) {
-      stage(std::integral_constant<int, 0>{}, ks);
-      if (ks + 1 < ks_end) stage(std::integral_constant<int, 1>{}, ks + 1);
+    for (int kss = kss0; kss < kss_end; kss += 2) {
+      stage(std::integral_constant<int, 0>{}, kss);
+      if (kss + 1 < kss_end) stage(std::integral_constant<int, 1>{}, kss + 1);
+      else if constexpr (kSubs == 2) st.advance();  // (the tail stage of one sub-stage)
     }
     ptx::wgmma_wait<0>();
-    promote_blocks(st.behind(1), ks_end - 1);
+    promote_blocks(st.behind(1), (kss_end - 1) % kSubs, kss_end - 1);
     release_previous_stage();
   };
 

@@ -72,12 +72,12 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
   MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::int64_t tiles_m = ceil_div(p.m, kMPad), tiles_n = ceil_div(p.n, Cfg::kBlockN);
-  const std::int64_t k_stages = ceil_div(p.k, kStageK);
+  const std::int64_t k_stages = ceil_div(p.k, Cfg::kRingK);
   // The kernel counts tiles and stream-K units in 32 bits.
   if (tiles_m * tiles_n * k_stages > std::numeric_limits<std::int32_t>::max())
     detail::fail<UnsupportedError>(l.fn, "M x N x K",
                                    detail::concat("below 2^31 tile-stages (", kMPad, " x ", Cfg::kBlockN,
-                                                  " x 64 each) for the streaming kernel"),
+                                                  " x ", Cfg::kRingK, " each) for the streaming kernel"),
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
   p.sched = StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n), static_cast<int>(k_stages), sms,
                                  kCodes ? kPhaseMaxImbalanceSmallM : kPhaseMaxImbalance);
@@ -131,8 +131,8 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   if (!direct) prepass(x, kp, sx, kMPad, row_marks);
 
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(
-      b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, kStageK,
-      CU_TENSOR_MAP_SWIZZLE_64B);
+      b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, Cfg::kWeightRowBytes,
+      Cfg::kWeightRowBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B);
   // Columns past K (and rows past M) read as zero, against the weight's zeros past K.
   const CUtensorMap tma_x =
       direct ? cuda::make_tensor_map_2d_u8(l.x_direct, p.m, std::int64_t{p.k} * 2, l.x_direct_stride * 2, kMPad,
@@ -140,7 +140,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
              : cuda::make_tensor_map_2d_u8(x, p.m, kp * 2, kp * 2, kMPad, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
   // Rows past ceil(K/32) and columns past M read as zero scales (their products are zero).
   const CUtensorMap tma_sx =
-      kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{p.m} * 4, kMPad * 4, 2, kMPad * 4,
+      kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{p.m} * 4, kMPad * 4, Cfg::kSxBlocks, kMPad * 4,
                                            CU_TENSOR_MAP_SWIZZLE_NONE)
              : tma_x;
   launch_stream_kernel<kMPad, kCodes, kPermutedX>(tma_w, tma_x, tma_sx, p, b.data.dtype, stream);
