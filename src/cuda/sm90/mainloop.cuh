@@ -157,6 +157,13 @@ __device__ __forceinline__ int fragment_row_offset_in(int row, int blk, int q) {
   if constexpr (kRowBytes == 64) return fragment_row_offset(row, blk, q);
   else return sw128_offset(row, 4 * kSub + 2 * blk + (q >> 1)) + ((q & 1) << 3);
 }
+// In a 128B-swizzled row, sub-stage 1's chunk 4 + c lies at chunk c ^ (row % 8) ^ 4 for the
+// chunks c < 4 of sub-stage 0: its offsets are sub-stage 0's with bit 6 flipped (one LOP3 a
+// load, where pinning a second set of offsets made ptxas spill in the four-warpgroup loops).
+template <int kSub>
+__device__ __forceinline__ int sub_stage_offset(int offset_sub0) {
+  return kSub == 0 ? offset_sub0 : offset_sub0 ^ 64;
+}
 template <int kRowBytes = 64, int kSub = 0>
 __device__ __forceinline__ uint2 fragment_row_bytes(const std::uint8_t* src, int row, int blk, int q) {
   return *reinterpret_cast<const uint2*>(src + fragment_row_offset_in<kRowBytes, kSub>(row, blk, q));
@@ -206,8 +213,9 @@ __device__ __forceinline__ void load_fragment(const std::uint8_t* src, int row, 
       frag);
 }
 
-// The permuted fragment's byte offsets in a stage, [half][blk] (fragment_row_bytes), computed
-// once per thread and pinned.
+// The permuted fragment's byte offsets in a stage's sub-stage 0, [half][blk]
+// (fragment_row_offset_in; sub-stage 1: sub_stage_offset), computed once per thread and pinned.
+template <int kRowBytes = 64>
 struct PermutedFragmentOffsets {
   int offset[2][2];
   __device__ __forceinline__ PermutedFragmentOffsets(int row, int q) {
@@ -215,7 +223,7 @@ struct PermutedFragmentOffsets {
     for (int half = 0; half < 2; ++half)
 #pragma unroll
       for (int blk = 0; blk < 2; ++blk) {
-        offset[half][blk] = fragment_row_offset(row + 8 * half, blk, q);
+        offset[half][blk] = fragment_row_offset_in<kRowBytes, 0>(row + 8 * half, blk, q);
         ptx::keep_in_register(offset[half][blk]);
       }
   }
@@ -224,8 +232,8 @@ struct PermutedFragmentOffsets {
 // The fragment in the permuted K order as exact bf16 values code * scale, the scales as bf16
 // in both halves of a word (fragment_scales_bf16): four 8-byte loads a stage where the
 // natural order takes sixteen 2-byte ones.
-template <DType kElem>
-__device__ __forceinline__ void load_fragment_permuted(const std::uint8_t* stage, const PermutedFragmentOffsets& at,
+template <DType kElem, int kSub = 0, int kRowBytes>
+__device__ __forceinline__ void load_fragment_permuted(const std::uint8_t* stage, const PermutedFragmentOffsets<kRowBytes>& at,
                                                        const std::uint32_t (&scale2)[2][2],
                                                        std::uint32_t (&frag)[kK16PerStage][4]) {
   auto convert = [&](std::uint32_t word, auto pair, int blk, int half) {
@@ -236,7 +244,8 @@ __device__ __forceinline__ void load_fragment_permuted(const std::uint8_t* stage
   for (int blk = 0; blk < 2; ++blk) {
 #pragma unroll
     for (int half = 0; half < 2; ++half)
-      fill_fragment_slots(*reinterpret_cast<const uint2*>(stage + at.offset[half][blk]), blk, half, convert, frag);
+      fill_fragment_slots(*reinterpret_cast<const uint2*>(stage + sub_stage_offset<kSub>(at.offset[half][blk])), blk,
+                          half, convert, frag);
   }
 }
 
@@ -259,30 +268,35 @@ __device__ __forceinline__ void load_fragment_codes(const std::uint8_t* src, int
 // hit 16 distinct banks under the 64B swizzle).
 //
 // The byte offsets inside a stage depend only on the thread, so they are computed once:
-// offset[kk] for row `row`; row + 8 is 512 bytes on (the swizzle phase repeats every 8 rows).
+// offset[kk] for row `row` in a tile of kRowBytes-byte rows (64: one sub-stage, 64B swizzle;
+// 128: two, 128B swizzle); row + 8 is 8 rows on (the swizzle phase repeats every 8).
+template <int kRowBytes = 64>
 struct NaturalFragmentOffsets {
+  static constexpr int kRowPlus8 = 8 * kRowBytes;
   int offset[kK16PerStage];
   __device__ __forceinline__ NaturalFragmentOffsets(int row, int q) {
+    static_assert(kRowBytes == 64 || kRowBytes == 128, "64B- or 128B-swizzled rows");
 #pragma unroll
     for (int kk = 0; kk < kK16PerStage; ++kk) {
-      offset[kk] = sw64_offset(row, kk) + 2 * q;
+      offset[kk] = (kRowBytes == 64 ? sw64_offset(row, kk) : sw128_offset(row, kk)) + 2 * q;
       ptx::keep_in_register(offset[kk]);
     }
   }
 };
-static_assert(kK16PerStage == 4, "one 16-byte swizzle chunk per k16 step of a 64-byte row");
+static_assert(kK16PerStage == 4, "one 16-byte swizzle chunk per k16 step of a 64-K sub-stage");
 
 // Bytes as exact bf16 values code * scale; scale2[half][blk] is the block scale as bf16 in
 // both halves (fragment_scales_bf16).
-template <DType kElem>
-__device__ __forceinline__ void load_fragment_natural(const std::uint8_t* stage, const NaturalFragmentOffsets& at,
+template <DType kElem, int kSub = 0, int kRowBytes>
+__device__ __forceinline__ void load_fragment_natural(const std::uint8_t* stage, const NaturalFragmentOffsets<kRowBytes>& at,
                                                       const std::uint32_t (&scale2)[2][2],
                                                       std::uint32_t (&frag)[kK16PerStage][4]) {
 #pragma unroll
   for (int kk = 0; kk < kK16PerStage; ++kk) {
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
-      const std::uint8_t* chunk = stage + at.offset[kk] + 512 * half;
+      const std::uint8_t* chunk =
+          stage + sub_stage_offset<kSub>(at.offset[kk]) + NaturalFragmentOffsets<kRowBytes>::kRowPlus8 * half;
       const std::uint32_t s = scale2[half][kk / 2];
       frag[kk][half] = cuda::dequant_pair_bf16x2_mul<kElem>(*reinterpret_cast<const std::uint16_t*>(chunk), s);
       frag[kk][2 + half] =

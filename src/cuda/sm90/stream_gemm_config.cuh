@@ -53,7 +53,7 @@ struct StreamGemmConfig {
   // rows, 28672 x 8192 in 66.7 against 72.1, 8192^2 in 23.5 against 26.2 (H200, same run,
   // bench/results/s20/b2). The values form keeps 64-byte rows (its fragment loads and
   // interleaved halves are written for them).
-  static constexpr int kSubStages = kCodes ? 2 : 1;
+  static constexpr int kSubStages = kCodes || kMathWarpgroups == 4 ? 2 : 1;
   static constexpr int kRingK = kStageK * kSubStages;
   static constexpr int kWeightRowBytes = kRingK;  // a weight row of a stage: 64B or 128B swizzled
   static constexpr int kStageBytesW = kBlockN * kRingK;  // fp8 weight rows
@@ -133,9 +133,9 @@ struct StreamGemmConfig {
   static_assert(kSubStageBytesX % 1024 == 0 && kStageBytesW % 1024 == 0,
                 "every stage (and sub-stage) buffer must start on a 1024-byte swizzle boundary");
   static_assert(kSubStages == 1 || kSubStages == 2, "a 64B-swizzled or a 128B-swizzled weight row");
-  static_assert(kSubStages == 1 || (kCodes && kStagesPerPromotion % kSubStages == 0),
-                "128-K stages are written for the codes form");
-  static_assert(kStages >= 4, "too few stages to hide HBM latency");
+  static_assert(kSubStages == 1 || ((kCodes || kValueFragments == 1) && kStagesPerPromotion % kSubStages == 0),
+                "128-K stages are written for the codes form and the one-fragment values loop");
+  static_assert(kStages * kSubStages >= 4, "too few stages to hide HBM latency");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory budget of an sm_90 CTA exceeded");
   static_assert(kRegisterBudget <= kLaunchRegs * kThreads,
                 "setmaxnreg budget exceeds the registers the CTA is launched with");

@@ -264,11 +264,24 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   static_assert(!(kCodes && kPermutedX), "the codes form is always permuted");
   // Within a stage's 64B-swizzled weight tile, in the activation's K order (only those
   // offsets are built: each is pinned in a register).
-  using FragmentOffsets = std::conditional_t<kPermutedX, PermutedFragmentOffsets, NaturalFragmentOffsets>;
+  using FragmentOffsets = std::conditional_t<kPermutedX, PermutedFragmentOffsets<Cfg::kWeightRowBytes>,
+                                             NaturalFragmentOffsets<Cfg::kWeightRowBytes>>;
   const FragmentOffsets frag_at(w_row, q);
-  auto load_values_fragment = [&](int stage, const std::uint32_t (&sw)[2][2], std::uint32_t (&frag)[kK16PerStage][4]) {
-    if constexpr (kPermutedX) load_fragment_permuted<kElemW>(smem.w[stage], frag_at, sw, frag);
-    else load_fragment_natural<kElemW>(smem.w[stage], frag_at, sw, frag);
+  // Sub-stage `sub` (std::integral_constant) of ring stage `stage`.
+  auto load_values_fragment = [&](auto sub, int stage, const std::uint32_t (&sw)[2][2],
+                                  std::uint32_t (&frag)[kK16PerStage][4]) {
+    constexpr int kSub = decltype(sub)::value;
+    if constexpr (kPermutedX) load_fragment_permuted<kElemW, kSub>(smem.w[stage], frag_at, sw, frag);
+    else load_fragment_natural<kElemW, kSub>(smem.w[stage], frag_at, sw, frag);
+  };
+  using Sub0 = std::integral_constant<int, 0>;
+  using Sub1 = std::integral_constant<int, 1>;
+  // The item's last sub-stage ends at K: a 128-K stage past the end of K by its second half
+  // (K % 128 in 1..64) runs its first sub-stage only, as the second's scale bytes are the
+  // chunk's padding, which may hold a NaN byte (0 x NaN; its codes are TMA's zeros).
+  const int k_sub_stages = (p.k + kStageK - 1) / kStageK;
+  auto sub_stage_end = [&](int ks_end) {
+    return ks_end * Cfg::kSubStages < k_sub_stages ? ks_end * Cfg::kSubStages : k_sub_stages;
   };
 
   // ---- values form ------------------------------------------------------------------------
@@ -288,8 +301,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       }
     }
   };
-  auto issue_values = [&](const std::uint32_t (&frag)[kK16PerStage][4], bool fresh) {
-    const std::uint64_t x_desc = stage_x_desc(st.index);
+  auto issue_values = [&](const std::uint32_t (&frag)[kK16PerStage][4], bool fresh, int sub = 0) {
+    const std::uint64_t x_desc = stage_x_desc(st.index) + sub * (Cfg::kSubStageBytesX >> 4);
 #pragma unroll
     for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
     ptx::wgmma_fence();
@@ -307,22 +320,33 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   auto mainloop_values = [&](int ks0, int ks_end, int step) {
     if constexpr (Cfg::kValueFragments == 1) {
       static_assert(!kInterleaves, "the one-fragment loop runs whole ranges of stages");
+      constexpr int kSubs = Cfg::kSubStages;
       std::uint32_t frag[kK16PerStage][4];
-      for (int ks = ks0; ks < ks_end; ++ks) {
-        const int i = ks - ks0;
-        ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+      const int kss0 = ks0 * kSubs, kss_end = sub_stage_end(ks_end);
+      // Sub-stage kss (64-K steps from K = 0), `sub` of the current ring stage.
+      auto sub_stage = [&](auto sub, int kss) {
+        constexpr int kSub = decltype(sub)::value;
+        const int i = kss - kss0;
+        if constexpr (kSub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
         std::uint32_t sw[2][2];
-        weight_scales_bf16(st.index, ks, sw);
+        weight_scales_bf16(st.index, kss, sw);
         // The fragment registers of in-flight wgmmas must not be rewritten (ptxas would
-        // serialize every wgmma): finish the previous stage first, then free it.
+        // serialize every wgmma): finish the previous sub-stage first, then free its stage.
         if (i > 0) {
           ptx::wgmma_wait<0>();
           if (i % Cfg::kStagesPerPromotion == 0) promote();
-          release_previous_stage();
+          if constexpr (kSub == 0) release_previous_stage();
         }
-        load_values_fragment(st.index, sw, frag);
-        issue_values(frag, i % Cfg::kStagesPerPromotion == 0);
-        st.advance();
+        load_values_fragment(sub, st.index, sw, frag);
+        issue_values(frag, i % Cfg::kStagesPerPromotion == 0, kSub);
+        if constexpr (kSub == kSubs - 1) st.advance();
+      };
+      for (int kss = kss0; kss < kss_end; kss += kSubs) {
+        sub_stage(Sub0{}, kss);
+        if constexpr (kSubs == 2) {
+          if (kss + 1 < kss_end) sub_stage(Sub1{}, kss + 1);
+          else st.advance();  // (the tail stage of one sub-stage)
+        }
       }
     } else {
       // Two fragments by stage parity: stage i is converted while stage i-1's wgmmas run,
@@ -340,7 +364,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
 #endif
         std::uint32_t sw[2][2];
         weight_scales_bf16(st.index, ks, sw);
-        load_values_fragment(st.index, sw, frag[buf]);
+        load_values_fragment(Sub0{}, st.index, sw, frag[buf]);
         const bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
         if (fresh && i > 0) {
           ptx::wgmma_wait<0>();
@@ -400,14 +424,11 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       }
     }
   };
-  // Ring stages [ks0, ks_end). A 128-K stage past the end of K by its second half (K % 128 in
-  // 1..64) runs its first sub-stage only: the second's scale bytes are the chunk's padding,
-  // which may hold a NaN byte (0 x NaN), and its codes are TMA's zeros.
-  const int k_sub_stages = (p.k + kStageK - 1) / kStageK;
+  // Ring stages [ks0, ks_end), their sub-stages to sub_stage_end.
   auto mainloop_codes = [&](int ks0, int ks_end) {
     constexpr int kSubs = Cfg::kSubStages;
     std::uint32_t frag[2][kK16PerStage][4];
-    const int kss0 = ks0 * kSubs, kss_end = ks_end * kSubs < k_sub_stages ? ks_end * kSubs : k_sub_stages;
+    const int kss0 = ks0 * kSubs, kss_end = sub_stage_end(ks_end);
     auto stage = [&](auto parity, int kss) {
       constexpr int buf = decltype(parity)::value;
       // With two sub-stages a ring stage, the parity is the sub-stage (kss0 is even).
