@@ -43,15 +43,18 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
   // (200 in 256-row tiles). All of these cut each tile among three CTAs or more, which the
   // split reduction kernel sums (stream_reduce_kernel.cuh); 64 x 8200 x 1040 has about two
   // CTAs a tile, summed by the last of them (the in-kernel fixup). On 132 SMs, 5 x 4096 x 4096
-  // (16 tiles of 64 stages) and 40 x 4096 x 2048 (32 tiles of 128 rows, 32 stages) run one
-  // equal part of a tile a CTA (eighths, quarters: StreamSchedule::make).
+  // (16 tiles of 32 stages of 128 K) and 40 x 4096 x 4096 (32 tiles of 128 rows, 32 stages) run
+  // one equal part of a tile a CTA (eighths, quarters: StreamSchedule::make).
   const int sms = device_sms();
   if (sms == 132) {
-    EXPECT_EQ(sm90::StreamSchedule::make(1, 16, 64, sms, sm90::kPhaseMaxImbalanceSmallM).chunk, 8);
-    EXPECT_EQ(sm90::StreamSchedule::make(1, 32, 32, sms).chunk, 8);
+    auto stages = [](std::int64_t k, int m_pad, bool codes) {
+      return static_cast<int>((k + 64 * sm90::stream_sub_stages(m_pad, codes) - 1) / (64 * sm90::stream_sub_stages(m_pad, codes)));
+    };
+    EXPECT_EQ(sm90::StreamSchedule::make(1, 16, stages(4096, 8, true), sms, sm90::kPhaseMaxImbalanceSmallM).chunk, 4);
+    EXPECT_EQ(sm90::StreamSchedule::make(1, 32, stages(4096, 64, false), sms).chunk, 8);
   }
   expect_split_tiles_deterministic({{5, 4096, 4096},
-                                    {40, 4096, 2048},
+                                    {40, 4096, 4096},
                                     {5, 1040, 8192},
                                     {16, 1024, 8192},
                                     {30, 1000, 8192},
@@ -64,15 +67,16 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
 }
 
 // The codes form (MXFP8 activations, M <= 16) takes whole tiles, one a CTA, up to 20% over an
-// even split (kPhaseMaxImbalanceSmallM): 112 tiles of 256 weight rows and 16 stages of K on up
-// to 132 CTAs. Against the reference, and the same bits run to run.
+// even split (kPhaseMaxImbalanceSmallM): 112 tiles of 256 weight rows and 8 stages of 128 K on
+// up to 132 CTAs. Against the reference, and the same bits run to run.
 TEST(GpuStreamGemm, CodesFormWholeTilesMatchReference) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   const int sms = device_sms();
   ASSERT_GT(sms, 0);
-  const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 112, 16, sms, sm90::kPhaseMaxImbalanceSmallM);
-  if (sched.split_reduce || sched.dp_tiles != 0 || sched.chunk != 16)
+  constexpr int kStages = 1024 / (64 * sm90::stream_sub_stages(16, true));
+  const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 112, kStages, sms, sm90::kPhaseMaxImbalanceSmallM);
+  if (sched.split_reduce || sched.dp_tiles != 0 || sched.chunk != kStages)
     GTEST_SKIP() << "on " << sms << " SMs this shape is not cut into whole tiles";
   expect_split_tiles_deterministic({{5, 28672, 1024}, {16, 28672, 1024}}, kStreaming);
 }
@@ -107,7 +111,7 @@ TEST(GpuStreamGemm, EightRowCodesFormSendsExtremeWeightsToTheExactPath) {
 // publishing (the plain path), whichever the timing gives. Both must give the same bits: each
 // forced (detail::StreamEarlyFixup: Always waits for the other part), against each other, the
 // library's choice and the reference. 100 weight tiles of 256 rows (M <= 32) or 128 (M = 50)
-// and 16 stages of K on up to 132 CTAs of about 12 stages: most tiles in two parts, some in
+// and 16 stages of 128 K on up to 132 CTAs of about 12 stages: most tiles in two parts, some in
 // three (the plain path only); M = 5 and 16: the codes forms, 30 and 50: the values form.
 TEST(GpuStreamGemm, EarlyFixupGivesThePlainPathsBits) {
   MXGEMM_REQUIRE_GPU();
@@ -115,8 +119,10 @@ TEST(GpuStreamGemm, EarlyFixupGivesThePlainPathsBits) {
   const int sms = device_sms();
   ASSERT_GT(sms, 0);
   // (Both limits of the schedule: the codes form, M = 5 and 16 here, takes the wider one.)
+  constexpr std::int64_t k = 2048;  // 16 stages of 128 K in every form below (stream_sub_stages)
+  static_assert(sm90::stream_sub_stages(16, true) == 2 && sm90::stream_sub_stages(64, false) == 2, "128-K stages");
   for (const double limit : {sm90::kPhaseMaxImbalance, sm90::kPhaseMaxImbalanceSmallM}) {
-    const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 100, 16, sms, limit);
+    const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 100, static_cast<int>(k / 128), sms, limit);
     ASSERT_FALSE(sched.split_reduce);
     int two_parts = 0;
     for (int t = 0; t < sched.stream_tiles(); ++t) two_parts += sched.last_cta(t) == sched.first_cta(t) + 1;
@@ -124,7 +130,7 @@ TEST(GpuStreamGemm, EarlyFixupGivesThePlainPathsBits) {
   }
   std::mt19937 rng = fresh_rng();
   for (const std::int64_t m : {5, 16, 30, 50}) {
-    const std::int64_t n = m <= 32 ? 25600 : 12800, k = 1024;
+    const std::int64_t n = m <= 32 ? 25600 : 12800;
     const std::string what = shape_name(m, n, k);
     const HostMxOperand a = random_mx_operand(m, k, rng);
     const HostMxOperand b = random_mx_operand(n, k, rng);
@@ -154,11 +160,12 @@ TEST(GpuStreamGemm, HalvesOfTheKMatchReference) {
   std::mt19937 rng = fresh_rng();
   // {M, N, K, activation rows a tile}
   const std::int64_t shapes[][4] = {
-      {40, 8192, 1024, 64}, {100, 8192, 2048, 128}, {129, 7936, 1008, 256}, {200, 8064, 1024, 256}};
+      {40, 8192, 2048, 64}, {100, 8192, 2048, 128}, {129, 7936, 1008, 256}, {200, 8064, 1024, 256}};
   const DType outs[] = {DType::BF16, DType::FP32, DType::FP16};
   int variant = 0, halves = 0;
   for (const auto& s : shapes) {
-    const std::int64_t tiles_n = (s[1] + 127) / 128, k_stages = (s[2] + 63) / 64;
+    const int stage_k = 64 * sm90::stream_sub_stages(static_cast<int>(s[3]), false);
+    const std::int64_t tiles_n = (s[1] + 127) / 128, k_stages = (s[2] + stage_k - 1) / stage_k;
     sm90::StreamSchedule sched = sm90::StreamSchedule::make(static_cast<int>((s[0] + s[3] - 1) / s[3]),
                                                             static_cast<int>(tiles_n), static_cast<int>(k_stages), sms);
     sched.interleave_halves();

@@ -25,8 +25,9 @@
 
 namespace mxgemm::sm90 {
 
-// Both kernels stage K in steps of 64: one 64-byte fp8 row (TMA 64B swizzle) and one
-// 128-byte bf16 row (128B swizzle, one wgmma K-major atom) per operand row.
+// Both kernels run K in steps of 64: one 64-byte fp8 row (TMA 64B swizzle; or half of a
+// 128-byte row under the 128B swizzle, the streaming kernel's 128-K stages) and one 128-byte
+// bf16 row (128B swizzle, one wgmma K-major atom) per operand row.
 constexpr int kStageK = 64;
 constexpr int kK16PerStage = kStageK / 16;
 

@@ -47,13 +47,15 @@ struct StreamGemmConfig {
   __host__ __device__ static constexpr int warp_row0(int math_tid) { return math_tid / 32 * 16; }
   static constexpr int kThreads = 128 + kMathThreads;  // producer warpgroup + math
   // K of one ring stage, in 64-K sub-stages (the math's unit: a 64-byte fp8 row, four k16
-  // steps, two scale blocks). The codes form streams the weight as 128-byte rows, one TMA box
-  // of kBlockN x 128 bytes (128B swizzle) a stage: in the TMA ring spike with its 16-row
-  // activation and L2 evict_first, 8192 x 28672 streamed in 66.9 us against 72.7 for 64-byte
-  // rows, 28672 x 8192 in 66.7 against 72.1, 8192^2 in 23.5 against 26.2 (H200, same run,
-  // bench/results/s20/b2). The values form keeps 64-byte rows (its fragment loads and
-  // interleaved halves are written for them).
-  static constexpr int kSubStages = kCodes || kMathWarpgroups == 4 ? 2 : 1;
+  // steps, two scale blocks). Up to 128 activation rows the weight streams as 128-byte rows,
+  // one TMA box of kBlockN x 128 bytes (128B swizzle) a stage. In the TMA ring spike with a
+  // 16-row activation and L2 evict_first, 8192 x 28672 streamed in 66.9 us against 72.7 for
+  // 64-byte rows, 28672 x 8192 in 66.7 against 72.1, 8192^2 in 23.5 against 26.2 (H200, same
+  // run, bench/results/s20/b2); in the kernel, same runs (b3-b5), e.g. weight-only 16 x 28672
+  // x 8192 73.3-74.1 -> 69.9-70.2 us, MXFP8 64 x 28672 x 8192 95.7-96.2 -> 87.5-88.2, 128 x
+  // 8192^2 38.9 -> 37.3-37.6. 256-row tiles keep 64-K stages: two of 80 KB would not hide
+  // HBM latency.
+  static constexpr int kSubStages = stream_sub_stages(kMPad, kCodes);
   static constexpr int kRingK = kStageK * kSubStages;
   static constexpr int kWeightRowBytes = kRingK;  // a weight row of a stage: 64B or 128B swizzled
   static constexpr int kStageBytesW = kBlockN * kRingK;  // fp8 weight rows
@@ -68,13 +70,10 @@ struct StreamGemmConfig {
   // Bytes one stage's barrier expects.
   static constexpr int kStageBytes = kStageBytesW + kStageBytesX + kSxBoxBytes;
   // 64-K stages: as deep as shared memory allows, up to 8 (each SM keeps 64 KB or more of
-  // weights in flight, which HBM needs to stream at full rate). 128-K stages: 4, which the
-  // ring spike streamed faster than 5 on every weight (bench/results/s20/b2).
-#ifndef MXGEMM_EXP_WIDE_STAGES
-#define MXGEMM_EXP_WIDE_STAGES 4
-#endif
-  static constexpr int kStages = kSubStages == 2 ? MXGEMM_EXP_WIDE_STAGES
-                                 : (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
+  // weights in flight, which HBM needs to stream at full rate). 128-K stages: 4, faster than
+  // 5 and than 3 in the ring spike and in the kernel (H200, same runs, bench/results/s20/b2-b4:
+  // e.g. MXFP8 16 x 8192 x 28672 70.9-71.0 us at 4, 73.0-73.1 at 5, 72.5 at 3).
+  static constexpr int kStages = kSubStages == 2 ? 4 : (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
   // Up to 128 activation rows, each group of 8 stages (512 K) is summed in a fresh wgmma
   // accumulator and added into a second set of registers with ordinary fp32 adds (the
   // tiled kernel's lesson: the tensor core's accumulation is not round-to-nearest and drifts
@@ -133,8 +132,7 @@ struct StreamGemmConfig {
   static_assert(kSubStageBytesX % 1024 == 0 && kStageBytesW % 1024 == 0,
                 "every stage (and sub-stage) buffer must start on a 1024-byte swizzle boundary");
   static_assert(kSubStages == 1 || kSubStages == 2, "a 64B-swizzled or a 128B-swizzled weight row");
-  static_assert(kSubStages == 1 || ((kCodes || kValueFragments == 1) && kStagesPerPromotion % kSubStages == 0),
-                "128-K stages are written for the codes form and the one-fragment values loop");
+  static_assert(kSubStages == 1 || kStagesPerPromotion % kSubStages == 0, "promotion after whole ring stages");
   static_assert(kStages * kSubStages >= 4, "too few stages to hide HBM latency");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory budget of an sm_90 CTA exceeded");
   static_assert(kRegisterBudget <= kLaunchRegs * kThreads,

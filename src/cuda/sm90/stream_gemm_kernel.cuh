@@ -10,8 +10,10 @@
 // a shared-memory round trip, so the same kernel serves large M as a tiled GEMM.
 //
 // Warp roles (one CTA per SM):
-//   warpgroup 0    TMA producer: one thread streams 128 x 64 fp8 weight tiles, their scale
-//                  chunks and the matching kMPad x 64 activation tile into kStages stages.
+//   warpgroup 0    TMA producer: one thread streams kBlockN x kRingK fp8 weight tiles (128
+//                  K as one 128-byte-wide box up to 128 activation rows, else 64), their
+//                  scale chunks and the matching kMPad x kRingK activation tile into kStages
+//                  stages; the math runs each stage as kSubStages sub-stages of 64 K.
 //   warpgroups 1.. math (4 for kMPad <= 32, else 2), 64 weight rows each: fragment
 //                  dequantization, wgmma, promotion; the store, or the exact path
 //                  (exact_outputs.cuh) for a tile with a block outside the exact window.
@@ -349,13 +351,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         }
       }
     } else {
-      // Two fragments by stage parity: stage i is converted while stage i-1's wgmmas run,
-      // into the fragment stage i-2 used (complete: at most one group is left in flight).
+      // Two fragments by sub-stage parity: sub-stage i is converted while sub-stage i-1's
+      // wgmmas run, into the fragment sub-stage i-2 used (complete: at most one group is left
+      // in flight). With two sub-stages a ring stage the parity is the sub-stage.
+      constexpr int kSubs = Cfg::kSubStages;
       std::uint32_t frag[2][kK16PerStage][4];
       auto stage = [&](auto parity, int i) {
         constexpr int buf = decltype(parity)::value;
-        const int ks = ks0 + i * step;
-        ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+        constexpr int kSub = kSubs == 2 ? buf : 0;
+        const int ks = (ks0 + (i / kSubs) * step) * kSubs + kSub;  // the sub-stage, 64-K steps
+        if constexpr (kSub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
 #if MXGEMM_TRACE_ON
         if (math_tid == 0 && trace_items == 0 && i == 0) {
           MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
@@ -364,23 +369,29 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
 #endif
         std::uint32_t sw[2][2];
         weight_scales_bf16(st.index, ks, sw);
-        load_values_fragment(Sub0{}, st.index, sw, frag[buf]);
+        load_values_fragment(std::integral_constant<int, kSub>{}, st.index, sw, frag[buf]);
         const bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
         if (fresh && i > 0) {
           ptx::wgmma_wait<0>();
           promote();
         }
-        issue_values(frag[buf], fresh);
+        issue_values(frag[buf], fresh, kSub);
         if (i > 0) {
           ptx::wgmma_wait<1>();
-          release_previous_stage();
+          // Sub-stage i-1 is complete: the last of the previous ring stage when kSub is 0.
+          if constexpr (kSub == 0) release_previous_stage();
         }
-        st.advance();
+        if constexpr (kSub == kSubs - 1) st.advance();
       };
+      // Sub-stages of the item; the tile's last ring stage may run its first one only
+      // (sub_stage_end), and it is the last stage of the item that has it.
       const int stages = stages_in(ks0, ks_end, step);
-      for (int i = 0; i < stages; i += 2) {
-        stage(std::integral_constant<int, 0>{}, i);
-        if (i + 1 < stages) stage(std::integral_constant<int, 1>{}, i + 1);
+      int subs = stages;
+      if constexpr (kSubs == 2) subs = 2 * stages - (2 * (ks0 + (stages - 1) * step) + 2 > k_sub_stages ? 1 : 0);
+      for (int i = 0; i < subs; i += 2) {
+        stage(Sub0{}, i);
+        if (i + 1 < subs) stage(Sub1{}, i + 1);
+        else if constexpr (kSubs == 2) st.advance();  // (the tail stage of one sub-stage)
       }
     }
     ptx::wgmma_wait<0>();

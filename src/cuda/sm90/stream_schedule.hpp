@@ -21,6 +21,12 @@
 
 namespace mxgemm::sm90 {
 
+// 64-K sub-stages in one of the streaming kernel's stages (StreamGemmConfig::kSubStages says
+// why): 2, stages of 128 K, for the codes form and tiles of up to 128 activation rows; 1 for
+// 256-row tiles. The schedule below counts stages, so its minimums (kStreamMinStagesPerCta,
+// kSplitMinStagesPerCta) are twice the K for the 128-K forms: as measured in session 20.
+MXGEMM_HOST_DEVICE constexpr int stream_sub_stages(int m_pad, bool codes) { return codes || m_pad <= 128 ? 2 : 1; }
+
 // A CTA's share of the stream-K work is at least this many stages, so that the partial-tile
 // fixups stay small next to the streaming.
 constexpr int kStreamMinStagesPerCta = 8;
