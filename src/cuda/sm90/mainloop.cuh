@@ -149,21 +149,21 @@ __device__ __forceinline__ void codes_block_permuted(const std::uint32_t (&w)[8]
 __device__ __forceinline__ int fragment_row_offset(int row, int blk, int q) {
   return sw64_offset(row, 2 * blk + (q >> 1)) + ((q & 1) << 3);
 }
-// The same in a tile of kRowBytes-byte rows: 64 (the offsets above), or 128 (TMA 128B
-// swizzle, two 64-K sub-stages a row: the codes form's 128-K stages), sub-stage kSub.
-template <int kRowBytes, int kSub>
-__device__ __forceinline__ int fragment_row_offset_in(int row, int blk, int q) {
-  static_assert((kRowBytes == 64 && kSub == 0) || (kRowBytes == 128 && (kSub == 0 || kSub == 1)),
-                "64-byte rows hold one sub-stage, 128-byte rows two");
-  if constexpr (kRowBytes == 64) return fragment_row_offset(row, blk, q);
-  else return sw128_offset(row, 4 * kSub + 2 * blk + (q >> 1)) + ((q & 1) << 3);
-}
 // In a 128B-swizzled row, sub-stage 1's chunk 4 + c lies at chunk c ^ (row % 8) ^ 4 for the
 // chunks c < 4 of sub-stage 0: its offsets are sub-stage 0's with bit 6 flipped (one LOP3 a
 // load, where pinning a second set of offsets made ptxas spill in the four-warpgroup loops).
 template <int kSub>
 __device__ __forceinline__ int sub_stage_offset(int offset_sub0) {
   return kSub == 0 ? offset_sub0 : offset_sub0 ^ 64;
+}
+// The same in a tile of kRowBytes-byte rows: 64 (the offsets above), or 128 (TMA 128B
+// swizzle, two 64-K sub-stages a row: the streaming kernel's 128-K stages), sub-stage kSub.
+template <int kRowBytes, int kSub>
+__device__ __forceinline__ int fragment_row_offset_in(int row, int blk, int q) {
+  static_assert((kRowBytes == 64 && kSub == 0) || (kRowBytes == 128 && (kSub == 0 || kSub == 1)),
+                "64-byte rows hold one sub-stage, 128-byte rows two");
+  if constexpr (kRowBytes == 64) return fragment_row_offset(row, blk, q);
+  else return sub_stage_offset<kSub>(sw128_offset(row, 2 * blk + (q >> 1)) + ((q & 1) << 3));
 }
 template <int kRowBytes = 64, int kSub = 0>
 __device__ __forceinline__ uint2 fragment_row_bytes(const std::uint8_t* src, int row, int blk, int q) {

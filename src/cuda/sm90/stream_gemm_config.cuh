@@ -4,6 +4,7 @@
 
 #include "cuda/sm90/mainloop.cuh"
 #include "cuda/sm90/stream_epilogue.cuh"  // kStagedBytes
+#include "cuda/sm90/stream_schedule.hpp"  // stream_sub_stages
 
 namespace mxgemm::sm90 {
 
