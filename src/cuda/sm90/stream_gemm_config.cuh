@@ -72,8 +72,9 @@ struct StreamGemmConfig {
   static constexpr int kStageBytes = kStageBytesW + kStageBytesX + kSxBoxBytes;
   // 64-K stages: as deep as shared memory allows, up to 8 (each SM keeps 64 KB or more of
   // weights in flight, which HBM needs to stream at full rate). 128-K stages: 4, faster than
-  // 5 and than 3 in the ring spike and in the kernel (H200, same runs, bench/results/s20/b2-b4:
-  // e.g. MXFP8 16 x 8192 x 28672 70.9-71.0 us at 4, 73.0-73.1 at 5, 72.5 at 3).
+  // 5 in the ring spike (bench/results/s20/b2) and than 5 and 3 in the kernel (H200, MXFP8
+  // 16 x 8192 x 28672: 70.9-71.0 us at 4 against 73.0-73.1 at 5 in one run, b3; 70.8-70.9 at
+  // 4 against 72.5 at 3 in another, b4).
   static constexpr int kStages = kSubStages == 2 ? 4 : (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
   // Up to 128 activation rows, each group of 8 stages (512 K) is summed in a fresh wgmma
   // accumulator and added into a second set of registers with ordinary fp32 adds (the
