@@ -47,9 +47,7 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
   // one equal part of a tile a CTA (eighths, quarters: StreamSchedule::make).
   const int sms = device_sms();
   if (sms == 132) {
-    auto stages = [](std::int64_t k, int m_pad, bool codes) {
-      return static_cast<int>((k + 64 * sm90::stream_sub_stages(m_pad, codes) - 1) / (64 * sm90::stream_sub_stages(m_pad, codes)));
-    };
+    auto stages = [](std::int64_t k, int m_pad, bool codes) { return static_cast<int>(sm90::stream_k_stages(k, m_pad, codes)); };
     EXPECT_EQ(sm90::StreamSchedule::make(1, 16, stages(4096, 8, true), sms, sm90::kPhaseMaxImbalanceSmallM).chunk, 4);
     EXPECT_EQ(sm90::StreamSchedule::make(1, 32, stages(4096, 64, false), sms).chunk, 8);
   }
@@ -74,7 +72,7 @@ TEST(GpuStreamGemm, CodesFormWholeTilesMatchReference) {
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   const int sms = device_sms();
   ASSERT_GT(sms, 0);
-  constexpr int kStages = 1024 / (64 * sm90::stream_sub_stages(16, true));
+  constexpr int kStages = static_cast<int>(sm90::stream_k_stages(1024, 16, true));
   const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 112, kStages, sms, sm90::kPhaseMaxImbalanceSmallM);
   if (sched.split_reduce || sched.dp_tiles != 0 || sched.chunk != kStages)
     GTEST_SKIP() << "on " << sms << " SMs this shape is not cut into whole tiles";
@@ -119,10 +117,13 @@ TEST(GpuStreamGemm, EarlyFixupGivesThePlainPathsBits) {
   const int sms = device_sms();
   ASSERT_GT(sms, 0);
   // (Both limits of the schedule: the codes form, M = 5 and 16 here, takes the wider one.)
-  constexpr std::int64_t k = 2048;  // 16 stages of 128 K in every form below (stream_sub_stages)
-  static_assert(sm90::stream_sub_stages(16, true) == 2 && sm90::stream_sub_stages(64, false) == 2, "128-K stages");
+  constexpr std::int64_t k = 2048;  // 16 stages of 128 K in every form below
+  constexpr int kStages = static_cast<int>(sm90::stream_k_stages(k, 16, true));
+  static_assert(kStages == sm90::stream_k_stages(k, 8, true) && kStages == sm90::stream_k_stages(k, 32, false) &&
+                    kStages == sm90::stream_k_stages(k, 64, false),
+                "the four forms of this test stage K alike");
   for (const double limit : {sm90::kPhaseMaxImbalance, sm90::kPhaseMaxImbalanceSmallM}) {
-    const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 100, static_cast<int>(k / 128), sms, limit);
+    const sm90::StreamSchedule sched = sm90::StreamSchedule::make(1, 100, kStages, sms, limit);
     ASSERT_FALSE(sched.split_reduce);
     int two_parts = 0;
     for (int t = 0; t < sched.stream_tiles(); ++t) two_parts += sched.last_cta(t) == sched.first_cta(t) + 1;
@@ -164,8 +165,7 @@ TEST(GpuStreamGemm, HalvesOfTheKMatchReference) {
   const DType outs[] = {DType::BF16, DType::FP32, DType::FP16};
   int variant = 0, halves = 0;
   for (const auto& s : shapes) {
-    const int stage_k = 64 * sm90::stream_sub_stages(static_cast<int>(s[3]), false);
-    const std::int64_t tiles_n = (s[1] + 127) / 128, k_stages = (s[2] + stage_k - 1) / stage_k;
+    const std::int64_t tiles_n = (s[1] + 127) / 128, k_stages = sm90::stream_k_stages(s[2], static_cast<int>(s[3]), false);
     sm90::StreamSchedule sched = sm90::StreamSchedule::make(static_cast<int>((s[0] + s[3] - 1) / s[3]),
                                                             static_cast<int>(tiles_n), static_cast<int>(k_stages), sms);
     sched.interleave_halves();

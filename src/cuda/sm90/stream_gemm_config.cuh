@@ -58,6 +58,7 @@ struct StreamGemmConfig {
   // HBM latency.
   static constexpr int kSubStages = stream_sub_stages(kMPad, kCodes);
   static constexpr int kRingK = kStageK * kSubStages;
+  static_assert(kStageK == kStreamSubStageK, "stream_k_stages counts the sub-stages of mainloop.cuh");
   static constexpr int kWeightRowBytes = kRingK;  // a weight row of a stage: 64B or 128B swizzled
   static constexpr int kStageBytesW = kBlockN * kRingK;  // fp8 weight rows
   static constexpr int kSubStageBytesX = kMPad * kStageK * 2;  // bf16 values or fp16 codes, one sub-stage

@@ -264,8 +264,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     return x_desc0 + static_cast<std::uint64_t>(stage) * (Cfg::kStageBytesX >> 4);
   };
   static_assert(!(kCodes && kPermutedX), "the codes form is always permuted");
-  // Within a stage's 64B-swizzled weight tile, in the activation's K order (only those
-  // offsets are built: each is pinned in a register).
+  // Within a stage's 64B- or 128B-swizzled weight tile (kWeightRowBytes), in the activation's
+  // K order (only those offsets are built: each is pinned in a register).
   using FragmentOffsets = std::conditional_t<kPermutedX, PermutedFragmentOffsets<Cfg::kWeightRowBytes>,
                                              NaturalFragmentOffsets<Cfg::kWeightRowBytes>>;
   const FragmentOffsets frag_at(w_row, q);

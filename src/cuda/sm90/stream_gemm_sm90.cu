@@ -72,7 +72,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
   MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::int64_t tiles_m = ceil_div(p.m, kMPad), tiles_n = ceil_div(p.n, Cfg::kBlockN);
-  const std::int64_t k_stages = ceil_div(p.k, Cfg::kRingK);
+  const std::int64_t k_stages = stream_k_stages(p.k, kMPad, kCodes);
   // The kernel counts tiles and stream-K units in 32 bits.
   if (tiles_m * tiles_n * k_stages > std::numeric_limits<std::int32_t>::max())
     detail::fail<UnsupportedError>(l.fn, "M x N x K",

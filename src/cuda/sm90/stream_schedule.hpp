@@ -26,6 +26,12 @@ namespace mxgemm::sm90 {
 // 256-row tiles. The schedule below counts stages, so its minimums (kStreamMinStagesPerCta,
 // kSplitMinStagesPerCta) are twice the K for the 128-K forms: as measured in session 20.
 MXGEMM_HOST_DEVICE constexpr int stream_sub_stages(int m_pad, bool codes) { return codes || m_pad <= 128 ? 2 : 1; }
+// K of a sub-stage (mainloop.cuh's kStageK; StreamGemmConfig asserts they agree), and the
+// stages of a K for a tile of m_pad activation rows in that form.
+constexpr int kStreamSubStageK = 64;
+MXGEMM_HOST_DEVICE constexpr std::int64_t stream_k_stages(std::int64_t k, int m_pad, bool codes) {
+  return (k + kStreamSubStageK * stream_sub_stages(m_pad, codes) - 1) / (kStreamSubStageK * stream_sub_stages(m_pad, codes));
+}
 
 // A CTA's share of the stream-K work is at least this many stages, so that the partial-tile
 // fixups stay small next to the streaming.
