@@ -86,9 +86,16 @@ struct StreamGemmConfig {
   // GpuStreamGemm.WideTilesAndLongKMatchReference prints the margins).
   static constexpr bool kPromoteInRegisters = kMPad <= 128;
   static constexpr int kStagesPerPromotion = 8;
+  // The 16-row values form (BF16 activations of 9..16 rows) keeps that fp32 sum in shared
+  // memory (a thread's own column of kAccRegs floats, touched once per promotion), which frees
+  // the registers for a second fragment (below). On the H200, same run, two rounds (session
+  // 21, bench/results/s21/b2): weight-only 9 / 16 x 28672 x 8192 70.8-71.0 / 70.9-71.1 ->
+  // 68.9-69.1 / 69.6-69.8 us, 16 x 8192 x 28672 72.7-72.8 -> 71.6-71.7. At 32 rows the same
+  // change was 0-2.5% slower (MXFP8 32 x 8192 x 28672 76.0-76.7 -> 77.8-78.8), so it stays there.
+  static constexpr bool kPromoteInSmem = !kCodes && kMPad == 16;
   // Values form: fragments in registers. Two let a warpgroup convert the next stage while
-  // its previous wgmmas run; the four-warpgroup shapes have no registers for the second.
-  static constexpr int kValueFragments = kMathWarpgroups == 2 ? 2 : 1;
+  // its previous wgmmas run; the other four-warpgroup shapes have no registers for the second.
+  static constexpr int kValueFragments = kMathWarpgroups == 2 || kPromoteInSmem ? 2 : 1;
   static constexpr int kAccRegs = kMPad / 2;
   // Partial tiles read per L2 round trip in the stream-K fixup, as many as the registers
   // left at that point hold without spilling (measured with ptxas): a tile split over 16 CTAs
@@ -115,10 +122,11 @@ struct StreamGemmConfig {
   // tiles, no registers to spare.)
   static constexpr bool kStagedStore = kMathWarpgroups == 2;
   static constexpr int kOutStageBytes = kStagedStore ? kStagedBytes<kBlockN> : 0;
-  // Stages, their scale chunks, the output staging, and 1024 bytes each for barriers and
-  // swizzle alignment.
+  static constexpr int kPromotedBytes = kPromoteInSmem ? kMathThreads * kAccRegs * 4 : 16;
+  // Stages, their scale chunks, the output staging, the promoted sum, and 1024 bytes each for
+  // barriers and swizzle alignment.
   static constexpr int kSmemBytes =
-      kStages * (kStageBytesW + kStageBytesX + kSxSmemFloats * 4 + kScaleChunks * 512) + kOutStageBytes + 1024 + 1024;
+      kStages * (kStageBytesW + kStageBytesX + kSxSmemFloats * 4 + kScaleChunks * 512) + kOutStageBytes + kPromotedBytes + 1024 + 1024;
 
   static_assert(kCodes ? (kMPad == 8 || kMPad == 16)
                        : (kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128 || kMPad == 256),

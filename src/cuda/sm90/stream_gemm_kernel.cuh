@@ -74,6 +74,9 @@ struct alignas(1024) StreamGemmSmem {
   int pair_exact;    // paired halves: this CTA's exact verdict (read by the other)
   // The staged store's rows of D (16-bit outputs, kStagedStore).
   alignas(128) std::uint8_t out_stage[Cfg::kStagedStore ? Cfg::kOutStageBytes : 16];
+  // kPromoteInSmem: the promoted sums, [kAccRegs][kMathThreads] (conflict-free: a warp's
+  // threads touch consecutive words).
+  alignas(16) float promoted[Cfg::kPromotedBytes / 4];
 };
 
 // tma_sx: the codes form's activation block scales (fp32 rows of kMPad per 32-block);
@@ -225,7 +228,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   const float alpha = __ldg(p.out.alpha);
 
   RingIndex<Cfg::kStages> st;
-  float result[Cfg::kAccRegs];  // fp32 sum of the promoted partials
+  // The fp32 sum of the promoted partials: in registers, or this thread's column of
+  // smem.promoted (kPromoteInSmem; then `result` is unused).
+  float result[Cfg::kAccRegs];
+  float* const promoted = smem.promoted + math_tid;
 
   // The previous stage's wgmmas are complete: its weight and activation may be overwritten.
   // No proxy fence: the weight's generic loads have completed (their values fed those
@@ -288,14 +294,24 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
 
   // ---- values form ------------------------------------------------------------------------
   float partial[Cfg::kAccRegs];  // wgmma accumulator of the current promotion group
-  // The tile's sum once its last group is promoted: `result`, or, for the widest tiles,
-  // the accumulator itself (stream_gemm_config.cuh).
+  // The tile's sum once its last group is promoted: `result`, or the accumulator itself (the
+  // sum in shared memory is added into it; the widest tiles do not promote:
+  // stream_gemm_config.cuh).
   float (&total)[Cfg::kAccRegs] = *[&] {
-    if constexpr (Cfg::kPromoteInRegisters) return &result;
+    if constexpr (Cfg::kPromoteInRegisters && !Cfg::kPromoteInSmem) return &result;
     else return &partial;
   }();
-  auto promote = [&] {
-    if constexpr (Cfg::kPromoteInRegisters) {
+  // last: the item's final group. In shared memory the sum of the earlier groups is then added
+  // into `partial` (the same additions in the same order as into `result`: the same bits).
+  auto promote = [&](bool last = false) {
+    if constexpr (Cfg::kPromoteInSmem) {
+#pragma unroll
+      for (int i = 0; i < Cfg::kAccRegs; ++i) {
+        ptx::fence_operand(partial[i]);
+        if (last) partial[i] = promoted[i * Cfg::kMathThreads] + partial[i];
+        else promoted[i * Cfg::kMathThreads] += partial[i];
+      }
+    } else if constexpr (Cfg::kPromoteInRegisters) {
 #pragma unroll
       for (int i = 0; i < Cfg::kAccRegs; ++i) {
         ptx::fence_operand(partial[i]);
@@ -395,7 +411,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       }
     }
     ptx::wgmma_wait<0>();
-    promote();
+    promote(true);
     release_previous_stage();
 #if MXGEMM_TRACE_ON
     if (math_tid == 0) {
@@ -638,7 +654,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   for_each_work<kInterleaves>(sched, cta, ctas, [&](const StreamWork& work) {
     const StreamTile tile = sched.coord(work.tile);
     outside_window = false;
-    if constexpr (Cfg::kPromoteInRegisters) {
+    if constexpr (Cfg::kPromoteInSmem) {
+#pragma unroll
+      for (int i = 0; i < Cfg::kAccRegs; ++i) promoted[i * Cfg::kMathThreads] = 0.0f;
+    } else if constexpr (Cfg::kPromoteInRegisters) {
 #pragma unroll
       for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
     }
