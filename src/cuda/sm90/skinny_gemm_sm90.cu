@@ -46,8 +46,9 @@ bool skinny_gemm_supports(std::int64_t m, std::int64_t n, std::int64_t k) {
 
 bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only) {
   if (!skinny_gemm_supports(m, n, k)) return false;
-  const bool small_weight = n * k <= kSkinnyMaxWeightElems;
-  return weight_only ? m <= kSkinnyMaxWeightOnlyM && small_weight : m <= kSkinnyAnyWeightM || small_weight;
+  const std::int64_t weight = n * k;
+  if (weight_only) return m <= kSkinnyMaxWeightOnlyM && weight <= kSkinnyMaxWeightElems;
+  return m <= kSkinnyAnyWeightM ? weight <= kSkinnyMaxWeightElemsFewRows : weight <= kSkinnyMaxWeightElems;
 }
 
 bool skinny_weight_only_supports(const ConstMatrixView& a, const ConstMxOperand& w) {

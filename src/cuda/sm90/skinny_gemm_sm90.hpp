@@ -14,11 +14,15 @@ namespace mxgemm::sm90 {
 // Activation rows the skinny kernel can take (two 8-row mma tiles).
 constexpr std::int64_t kSkinnyMaxM = 16;
 // Where it is the faster kernel, measured against the streaming kernel on the same shapes
-// (docs/skinny-kernel.md): up to 8 MXFP8 activation rows on every weight; 9..16 MXFP8 rows,
-// or up to 8 BF16 rows, on weights of at most kSkinnyMaxWeightElems elements (64 MB of fp8:
-// N = K = 8192); larger weights with those rows, and more BF16 rows, run faster on the
-// streaming kernel.
-constexpr std::int64_t kSkinnyMaxWeightElems = std::int64_t{1} << 26;
+// (docs/skinny-kernel.md; since session 21 against the streaming kernel's 128-K stages,
+// bench/results/s21/b1, b2): up to kSkinnyAnyWeightM MXFP8 activation rows on weights of at
+// most kSkinnyMaxWeightElemsFewRows elements (128 MB of fp8: 14336 x 8192 is 3% faster here,
+// 28672 x 8192 and 8192 x 28672 1-5% faster on the streaming kernel); 9..16 MXFP8 rows, or up
+// to kSkinnyMaxWeightOnlyM BF16 rows, on weights of at most kSkinnyMaxWeightElems (32 MB:
+// 4096 x 8192 is 8-24% faster here; 14336 x 4096, 4096 x 14336 and 8192^2 up to 13% faster on
+// the streaming kernel at 12 rows, 1-6% for BF16 rows). More rows run on the streaming kernel.
+constexpr std::int64_t kSkinnyMaxWeightElemsFewRows = std::int64_t{1} << 27;
+constexpr std::int64_t kSkinnyMaxWeightElems = std::int64_t{1} << 25;
 constexpr std::int64_t kSkinnyAnyWeightM = 8;
 constexpr std::int64_t kSkinnyMaxWeightOnlyM = 8;
 
