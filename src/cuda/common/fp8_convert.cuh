@@ -60,6 +60,25 @@ __device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul(std::uint32_t
   return out;
 }
 
+// The same with the scale in 16-bit lane kLane of `lanes` (e8m0_quad_to_bf16_lanes): ptxas
+// reads that lane for both halves in the multiply itself (HMUL2 ... R.H0_H0 / R.H1_H1), with no
+// instruction to copy it across.
+template <int kLane>
+__device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul_lane(std::uint32_t h2, std::uint32_t lanes) {
+  static_assert(kLane == 0 || kLane == 1, "a 32-bit word has two 16-bit lanes");
+  const float lo = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 & 0xFFFFu)));
+  const float hi = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 >> 16)));
+  std::uint32_t codes, out;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(codes) : "f"(hi), "f"(lo));
+  if constexpr (kLane == 0)
+    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {lo, lo}; mul.rn.bf16x2 %0, %1, s; }"
+        : "=r"(out) : "r"(codes), "r"(lanes));
+  else
+    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {hi, hi}; mul.rn.bf16x2 %0, %1, s; }"
+        : "=r"(out) : "r"(codes), "r"(lanes));
+  return out;
+}
+
 template <DType kElem>
 __device__ __forceinline__ std::uint32_t dequant_pair_bf16x2_mul(std::uint16_t pair, std::uint32_t scale2) {
   return f16x2_codes_to_bf16x2_mul(fp8x2_to_f16x2<kElem>(pair), scale2);
@@ -73,6 +92,16 @@ __device__ __forceinline__ std::uint32_t e8m0_pair_to_bf16_lanes(std::uint32_t p
   x = max_u16x2(x, 0x00400040u);                         // s = 0: 2^-127
   const std::uint32_t inf = (x + 0x00800080u) & 0x80008000u;  // lanes holding 0x7F80 (s = 0xFF)
   return x | (inf >> 9);                                  // 0x7F80 | 0x0040: quiet NaN
+}
+
+// Four E8M0 bytes [b3 b2 b1 b0] -> 2^(s-127) as bf16 by a shift into the exponent field:
+// lanes[0] = [b2 | b0], lanes[1] = [b3 | b1] in 16-bit lanes (lane 0 low). Bytes 0 and 0xFF
+// come out as 0 and +Inf, not 2^-127 and NaN: for callers that send a block with either byte
+// and nonzero codes to an exact path (needs_exact_path<kElem, true>); with zero codes both
+// give what the exact values do (0 and NaN times 0).
+__device__ __forceinline__ void e8m0_quad_to_bf16_lanes(std::uint32_t quad, std::uint32_t (&lanes)[2]) {
+  lanes[0] = (quad << 7) & 0x7F807F80u;
+  lanes[1] = (quad >> 1) & 0x7F807F80u;
 }
 
 // Lane `blk` (0, 1) of e8m0_pair_to_bf16_lanes copied into both halves.

@@ -63,7 +63,7 @@ __device__ __forceinline__ __half exact_out<__half>(double v) { return __double2
 // Whether weight rows n_first and n_first + 8 (rows past N skipped) have a block in blocks
 // [b0, b1) that needs the exact path (needs_exact_path), from the weight's chunked scales and
 // its codes as the caller passed them: the rare follow-up of the streaming kernel's watch.
-template <DType kElemW>
+template <DType kElemW, bool kNanScaleExact = false>
 __device__ __forceinline__ bool weight_rows_need_exact(const ExactOperand& w, const ChunkedScales& sw, int n_rows, int k,
                                                        int n_first, int b0, int b1) {
   const auto* weight = static_cast<const std::uint8_t*>(w.data);
@@ -82,7 +82,7 @@ __device__ __forceinline__ bool weight_rows_need_exact(const ExactOperand& w, co
         const uint4* codes = reinterpret_cast<const uint4*>(weight + n * w.stride + blk * 32);
         const uint4 lo = __ldg(codes);
         const uint4 hi = blk * 32 + 16 < k ? __ldg(codes + 1) : make_uint4(0, 0, 0, 0);  // K % 32 == 16
-        exact |= needs_exact_path<kElemW>((word >> (8 * b)) & 0xFFu,
+        exact |= needs_exact_path<kElemW, kNanScaleExact>((word >> (8 * b)) & 0xFFu,
                                           code_magnitudes(lo.x | lo.y | lo.z | lo.w | hi.x | hi.y | hi.z | hi.w));
       }
     }

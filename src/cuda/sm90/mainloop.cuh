@@ -87,8 +87,12 @@ __device__ __forceinline__ int scale_chunk_row(int tile, int col_tiles, int ks) 
 __device__ __forceinline__ int chunk_row_offset(int r) { return (r % 32) * 16 + (r / 32) * 4; }
 
 // chunk_scale_pair of the row whose bytes start at `row_bytes` (chunk + chunk_row_offset).
+// (The bytes as they are: past K the second is the chunk's padding.)
+__device__ __forceinline__ std::uint32_t chunk_scale_pair_bytes(const std::uint8_t* row_bytes, int ks) {
+  return *reinterpret_cast<const std::uint16_t*>(row_bytes + (ks & 1) * 2);
+}
 __device__ __forceinline__ std::uint32_t chunk_scale_pair_at(const std::uint8_t* row_bytes, int ks, int blocks) {
-  std::uint32_t pair = *reinterpret_cast<const std::uint16_t*>(row_bytes + (ks & 1) * 2);
+  std::uint32_t pair = chunk_scale_pair_bytes(row_bytes, ks);
   if (2 * ks + 1 >= blocks) pair = (pair & 0xFFu) | (127u << 8);
   return pair;
 }
@@ -230,16 +234,35 @@ struct PermutedFragmentOffsets {
   }
 };
 
-// The fragment in the permuted K order as exact bf16 values code * scale, the scales as bf16
-// in both halves of a word (fragment_scales_bf16): four 8-byte loads a stage where the
-// natural order takes sixteen 2-byte ones.
-template <DType kElem, int kSub = 0, int kRowBytes>
+// The block scales of a thread's two fragment rows (half 0: w_row, 1: w_row + 8) for one
+// 64-K step, as the values form's fragment loaders multiply by them; fragment_scales_bf16
+// fills either. mul(): fp16x2 codes of row `half`, block `blk` -> the exact bf16 values code *
+// scale, one rounding of the exact product.
+// Each scale as bf16 in both halves of a word, every byte exact (0: 2^-127, 0xFF: NaN).
+struct BroadcastScalesBf16 {
+  std::uint32_t s[2][2];  // [half][blk]
+  __device__ __forceinline__ std::uint32_t mul(std::uint32_t h2, int blk, int half) const {
+    return cuda::f16x2_codes_to_bf16x2_mul(h2, s[half][blk]);
+  }
+};
+// Two rows' scales of a block in the 16-bit lanes of one word, read by the multiply itself;
+// bytes 0 and 0xFF as 0 and +Inf, for a kernel that sends such blocks with nonzero codes to its
+// exact path (e8m0_quad_to_bf16_lanes). 16 SASS fewer a 64-K step than the broadcast form.
+struct LaneScalesBf16 {
+  std::uint32_t lanes[2];  // [blk] = [half 1 | half 0]
+  __device__ __forceinline__ std::uint32_t mul(std::uint32_t h2, int blk, int half) const {
+    return half == 0 ? cuda::f16x2_codes_to_bf16x2_mul_lane<0>(h2, lanes[blk])
+                     : cuda::f16x2_codes_to_bf16x2_mul_lane<1>(h2, lanes[blk]);
+  }
+};
+
+// The fragment in the permuted K order as exact bf16 values code * scale (Scales: one of the
+// two above): four 8-byte loads a stage where the natural order takes sixteen 2-byte ones.
+template <DType kElem, int kSub = 0, int kRowBytes, typename Scales>
 __device__ __forceinline__ void load_fragment_permuted(const std::uint8_t* stage, const PermutedFragmentOffsets<kRowBytes>& at,
-                                                       const std::uint32_t (&scale2)[2][2],
-                                                       std::uint32_t (&frag)[kK16PerStage][4]) {
+                                                       const Scales& scales, std::uint32_t (&frag)[kK16PerStage][4]) {
   auto convert = [&](std::uint32_t word, auto pair, int blk, int half) {
-    return cuda::f16x2_codes_to_bf16x2_mul(cuda::fp8x2_to_f16x2_half<kElem, decltype(pair)::value>(word),
-                                           scale2[half][blk]);
+    return scales.mul(cuda::fp8x2_to_f16x2_half<kElem, decltype(pair)::value>(word), blk, half);
   };
 #pragma unroll
   for (int blk = 0; blk < 2; ++blk) {
@@ -286,22 +309,19 @@ struct NaturalFragmentOffsets {
 };
 static_assert(kK16PerStage == 4, "one 16-byte swizzle chunk per k16 step of a 64-K sub-stage");
 
-// Bytes as exact bf16 values code * scale; scale2[half][blk] is the block scale as bf16 in
-// both halves (fragment_scales_bf16).
-template <DType kElem, int kSub = 0, int kRowBytes>
+// Bytes as exact bf16 values code * scale (Scales: BroadcastScalesBf16 or LaneScalesBf16).
+template <DType kElem, int kSub = 0, int kRowBytes, typename Scales>
 __device__ __forceinline__ void load_fragment_natural(const std::uint8_t* stage, const NaturalFragmentOffsets<kRowBytes>& at,
-                                                      const std::uint32_t (&scale2)[2][2],
-                                                      std::uint32_t (&frag)[kK16PerStage][4]) {
+                                                      const Scales& scales, std::uint32_t (&frag)[kK16PerStage][4]) {
 #pragma unroll
   for (int kk = 0; kk < kK16PerStage; ++kk) {
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
       const std::uint8_t* chunk =
           stage + sub_stage_offset<kSub>(at.offset[kk]) + NaturalFragmentOffsets<kRowBytes>::kRowPlus8 * half;
-      const std::uint32_t s = scale2[half][kk / 2];
-      frag[kk][half] = cuda::dequant_pair_bf16x2_mul<kElem>(*reinterpret_cast<const std::uint16_t*>(chunk), s);
+      frag[kk][half] = scales.mul(cuda::fp8x2_to_f16x2<kElem>(*reinterpret_cast<const std::uint16_t*>(chunk)), kk / 2, half);
       frag[kk][2 + half] =
-          cuda::dequant_pair_bf16x2_mul<kElem>(*reinterpret_cast<const std::uint16_t*>(chunk + 8), s);
+          scales.mul(cuda::fp8x2_to_f16x2<kElem>(*reinterpret_cast<const std::uint16_t*>(chunk + 8)), kk / 2, half);
     }
   }
 }
@@ -330,21 +350,36 @@ __device__ __forceinline__ void watch_scale_window(std::uint32_t pair0, std::uin
   outside |= scales_outside_window<kElem>(__byte_perm(pair0, pair1, 0x5410)) != 0;
 }
 
-// The block scales of this thread's two fragment rows for stage ks as bf16 in both halves of
-// a word, [half][blk], from the stage's chunks; `outside` watches them (watch_scale_window).
+// The block scales of this thread's two fragment rows for 64-K step ks, from the stage's
+// chunks; `outside` watches them (watch_scale_window). Past K the second block's byte (the
+// chunk's padding) reads as 127.
 template <DType kElem>
 __device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks, const FragmentScaleOffsets& at,
-                                                     int ks, int blocks, std::uint32_t (&out)[2][2],
-                                                     bool& outside) {
+                                                     int ks, int blocks, BroadcastScalesBf16& out, bool& outside) {
   std::uint32_t pair[2];
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
     pair[half] = chunk_scale_pair_at(chunks + at.offset[half], ks, blocks);
     const std::uint32_t lanes = cuda::e8m0_pair_to_bf16_lanes(pair[half]);
 #pragma unroll
-    for (int blk = 0; blk < 2; ++blk) out[half][blk] = cuda::bf16_lane_broadcast(lanes, blk);
+    for (int blk = 0; blk < 2; ++blk) out.s[half][blk] = cuda::bf16_lane_broadcast(lanes, blk);
   }
   watch_scale_window<kElem>(pair[0], pair[1], outside);
+}
+// The same as lanes; outside_bits gathers the window test of the bytes (scales_outside_window:
+// nonzero when some byte is outside). Bytes 0 and 0xFF both lie outside the window, so a block
+// with either and nonzero codes takes the exact path (needs_exact_path<kElem, true>), and with
+// zero codes the lanes' 0 and +Inf give the exact values (0 and NaN).
+template <DType kElem>
+__device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks, const FragmentScaleOffsets& at,
+                                                     int ks, int blocks, LaneScalesBf16& out,
+                                                     std::uint32_t& outside_bits) {
+  // [row + 8: blk 1, blk 0 | row: blk 1, blk 0]
+  std::uint32_t quad = __byte_perm(chunk_scale_pair_bytes(chunks + at.offset[0], ks),
+                                   chunk_scale_pair_bytes(chunks + at.offset[1], ks), 0x5410);
+  if (2 * ks + 1 >= blocks) quad = (quad & 0x00FF00FFu) | 0x7F007F00u;
+  outside_bits |= scales_outside_window<kElem>(quad);
+  cuda::e8m0_quad_to_bf16_lanes(quad, out.lanes);
 }
 
 // The fp32 block scales of this thread's two fragment rows for stage ks, [half][blk]; with

@@ -8,7 +8,9 @@
 // A block whose scale lies outside, with a nonzero code, sends its output tile to the exact
 // fp64 path (exact_outputs.cuh). Two bytes stay on the fast path wherever they are, because
 // the fast paths already treat them exactly: 0xFF (a NaN block) and any scale of a block of
-// zero codes (the quantizer gives an all-zero block the scale byte 0).
+// zero codes (the quantizer gives an all-zero block the scale byte 0). The exception is the
+// streaming kernel's scale lanes (LaneScalesBf16 in mainloop.cuh), which make 0xFF +Inf: there
+// a NaN block with nonzero codes takes the exact path too (needs_exact_path<kElem, true>).
 #pragma once
 
 #include <cstdint>
@@ -38,10 +40,12 @@ __device__ __forceinline__ bool scale_outside_window(std::uint32_t s) {
 }
 
 // Whether a block with scale byte s and codes whose magnitude bits OR to `code_bits` must be
-// recomputed exactly (see the top of this file).
-template <DType kElem>
+// recomputed exactly (see the top of this file). kNanScaleExact: also a NaN block (0xFF) with
+// nonzero codes, for a fast path that turns 0xFF into +Inf (the streaming kernel's values
+// form: e8m0_quad_to_bf16_lanes).
+template <DType kElem, bool kNanScaleExact = false>
 __device__ __forceinline__ bool needs_exact_path(std::uint32_t s, std::uint32_t code_bits) {
-  return s != 0xFFu && code_bits != 0 && scale_outside_window<kElem>(s);
+  return (kNanScaleExact || s != 0xFFu) && code_bits != 0 && scale_outside_window<kElem>(s);
 }
 
 // The magnitude bits of 4 fp8 codes (the sign bit dropped: -0 is zero).

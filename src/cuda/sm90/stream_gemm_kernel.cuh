@@ -244,19 +244,34 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   // This thread's rows met a scale outside the exact window in the current work item
   // (watch_scale_window).
   bool outside_window = false;
+  // The same for the values form, as the window test's bits (fragment_scales_bf16).
+  std::uint32_t outside_bits = 0;
   auto weight_scales = [&](int stage, int ks, float (&sw)[2][2]) {
     fragment_scales<kElemW, Cfg::kWatchesWeight, Cfg::kShiftDecodesScales>(smem.scales[stage], scale_at, ks,
                                                                             p.scale_cols, sw, outside_window);
   };
-  auto weight_scales_bf16 = [&](int stage, int ks, std::uint32_t (&sw)[2][2]) {
-    fragment_scales_bf16<kElemW>(smem.scales[stage], scale_at, ks, p.scale_cols, sw, outside_window);
+  // The values form's weight scales: as lanes (LaneScalesBf16) where that measured faster, the
+  // permuted order (MXFP8 activations) and the four-warpgroup tiles; on the H200, same run,
+  // two rounds (session 21, bench/results/s21/b5): MXFP8 32 / 64 x 28672 x 8192 75.9-76.1 /
+  // 85.1-86.3 -> 74.3-74.5 / 82.9-83.7 us, 128 x 8192^2 37.5 -> 36.3, weight-only 32 x 28672 x
+  // 8192 76.8-77.3 -> 72.5-72.7. The two-warpgroup tiles of the natural order (weight-only
+  // from 33 rows) were 2-4% slower with them (64 x 28672 x 8192 85.5-85.6 -> 87.1, 8192^3
+  // 1302-1306 -> 1355-1357) and keep the broadcast scales.
+  constexpr bool kLaneScales = kPermutedX || Cfg::kMathWarpgroups == 4;
+  using ValueScales = std::conditional_t<kLaneScales, LaneScalesBf16, BroadcastScalesBf16>;
+  auto weight_scales_bf16 = [&](int stage, int ks, ValueScales& sw) {
+    if constexpr (kLaneScales)
+      fragment_scales_bf16<kElemW>(smem.scales[stage], scale_at, ks, p.scale_cols, sw, outside_bits);
+    else
+      fragment_scales_bf16<kElemW>(smem.scales[stage], scale_at, ks, p.scale_cols, sw, outside_window);
   };
   // Whether this thread's weight rows in tile column tn have a block of stages [ks0, ks_end)
   // that needs the exact path (needs_exact_path), from the scales and codes in global memory:
-  // the rare follow-up of the watch.
+  // the rare follow-up of the watch. Scale lanes make a NaN scale +Inf, so with them a NaN
+  // block with nonzero codes counts too.
   auto rows_need_exact = [&](int tn, int ks0, int ks_end) {
     constexpr int kBlocksPerStage = 2 * Cfg::kSubStages;
-    return weight_rows_need_exact<kElemW>(p.exact.w, p.sw, p.n, p.k, tn * Cfg::kBlockN + w_row, kBlocksPerStage * ks0,
+    return weight_rows_need_exact<kElemW, !kCodes && kLaneScales>(p.exact.w, p.sw, p.n, p.k, tn * Cfg::kBlockN + w_row, kBlocksPerStage * ks0,
                                           kBlocksPerStage * ks_end < p.scale_cols ? kBlocksPerStage * ks_end : p.scale_cols);
   };
   // wgmma descriptors of the activation stages: the one of stage 0 plus the stage's offset in
@@ -276,7 +291,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
                                              NaturalFragmentOffsets<Cfg::kWeightRowBytes>>;
   const FragmentOffsets frag_at(w_row, q);
   // Sub-stage `sub` (std::integral_constant) of ring stage `stage`.
-  auto load_values_fragment = [&](auto sub, int stage, const std::uint32_t (&sw)[2][2],
+  auto load_values_fragment = [&](auto sub, int stage, const ValueScales& sw,
                                   std::uint32_t (&frag)[kK16PerStage][4]) {
     constexpr int kSub = decltype(sub)::value;
     if constexpr (kPermutedX) load_fragment_permuted<kElemW, kSub>(smem.w[stage], frag_at, sw, frag);
@@ -346,7 +361,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
         constexpr int kSub = decltype(sub)::value;
         const int i = kss - kss0;
         if constexpr (kSub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-        std::uint32_t sw[2][2];
+        ValueScales sw;
         weight_scales_bf16(st.index, kss, sw);
         // The fragment registers of in-flight wgmmas must not be rewritten (ptxas would
         // serialize every wgmma): finish the previous sub-stage first, then free its stage.
@@ -383,7 +398,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
           MXGEMM_TRACE_SET(kTrClkFirst, clock64());
         }
 #endif
-        std::uint32_t sw[2][2];
+        ValueScales sw;
         weight_scales_bf16(st.index, ks, sw);
         load_values_fragment(std::integral_constant<int, kSub>{}, st.index, sw, frag[buf]);
         const bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
@@ -654,6 +669,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   for_each_work<kInterleaves>(sched, cta, ctas, [&](const StreamWork& work) {
     const StreamTile tile = sched.coord(work.tile);
     outside_window = false;
+    outside_bits = 0;
     if constexpr (Cfg::kPromoteInSmem) {
 #pragma unroll
       for (int i = 0; i < Cfg::kAccRegs; ++i) promoted[i * Cfg::kMathThreads] = 0.0f;
@@ -670,7 +686,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     float (&sum)[Cfg::kAccRegs] = total;
     // Whether the item needs the exact path: any math thread's weight rows, or an activation
     // row the pre-pass marked (written before this kernel's dependency wait returns).
-    bool exact = outside_window && rows_need_exact(tile.n, work.ks0, work.ks_end);
+    bool exact = (outside_window || outside_bits != 0) && rows_need_exact(tile.n, work.ks0, work.ks_end);
     if (p.x_exact_rows != nullptr && math_tid < kMPad) {
       ptx::griddepcontrol_wait();
       const int m = m0 + math_tid;
