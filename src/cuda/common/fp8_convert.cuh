@@ -51,12 +51,17 @@ __device__ __forceinline__ std::uint32_t dequant_pair_bf16x2(std::uint16_t pair,
 // as above, in one instruction fewer (the hot loop of the streaming kernel's values form).
 // f16x2_codes_to_bf16x2_mul is its second half, for codes already converted to fp16x2
 // (fp8x2_to_f16x2_half: the permuted fragment).
-__device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul(std::uint32_t h2, std::uint32_t scale2) {
+// (fp16x2 codes -> the same codes as bf16x2: exact, every fp8 code is a normal fp16 or zero.)
+__device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2(std::uint32_t h2) {
   const float lo = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 & 0xFFFFu)));
   const float hi = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 >> 16)));
-  std::uint32_t codes, out;
+  std::uint32_t codes;
   asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(codes) : "f"(hi), "f"(lo));
-  asm("mul.rn.bf16x2 %0, %1, %2;" : "=r"(out) : "r"(codes), "r"(scale2));
+  return codes;
+}
+__device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul(std::uint32_t h2, std::uint32_t scale2) {
+  std::uint32_t out;
+  asm("mul.rn.bf16x2 %0, %1, %2;" : "=r"(out) : "r"(f16x2_codes_to_bf16x2(h2)), "r"(scale2));
   return out;
 }
 
@@ -66,10 +71,8 @@ __device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul(std::uint32_t
 template <int kLane>
 __device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul_lane(std::uint32_t h2, std::uint32_t lanes) {
   static_assert(kLane == 0 || kLane == 1, "a 32-bit word has two 16-bit lanes");
-  const float lo = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 & 0xFFFFu)));
-  const float hi = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 >> 16)));
-  std::uint32_t codes, out;
-  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(codes) : "f"(hi), "f"(lo));
+  const std::uint32_t codes = f16x2_codes_to_bf16x2(h2);
+  std::uint32_t out;
   if constexpr (kLane == 0)
     asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {lo, lo}; mul.rn.bf16x2 %0, %1, s; }"
         : "=r"(out) : "r"(codes), "r"(lanes));
