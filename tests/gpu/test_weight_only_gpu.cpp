@@ -203,6 +203,22 @@ TEST(GpuWeightOnly, NanPropagatesAndRunsAreBitwiseIdentical) {
       ASSERT_EQ(std::isnan(s1.out.at(i, j)), i == 4 || j == 33) << "9 rows (" << i << "," << j << ")";
   const GpuResult s2 = run_weight_only(a9, w9, nullptr, DType::FP32, 1.0f);
   EXPECT_EQ(s1.out.bytes, s2.out.bytes) << "9 rows";
+  // The same for 12 and 30 rows forced on the streaming kernel: its four-warpgroup tiles (16
+  // and 32 rows) carry the weight's scales as bf16 lanes, where a NaN scale becomes +Inf and
+  // sends its tile to the exact path (scale_window.cuh); one of the NaN blocks is the short
+  // last block of K (K % 32 == 16).
+  for (const std::int64_t rows : {12, 30}) {
+    HostWide ar = random_wide(rows, 1040, DType::BF16, rng);
+    HostMxOperand wr = random_mx_operand(300, 1040, rng);
+    ar.bits[4 * ar.stride + 100] = 0x7FC0;  // row 4 NaN
+    wr.set_scale(33, 7, kScaleNaN);          // column 33 NaN
+    wr.set_scale(290, 32, kScaleNaN);        // column 290 NaN (the last block)
+    const GpuResult g = run_weight_only(ar, wr, nullptr, DType::FP32, 1.0f, detail::Sm90Kernel::Streaming);
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < 300; ++j)
+        ASSERT_EQ(std::isnan(g.out.at(i, j)), i == 4 || j == 33 || j == 290)
+            << rows << " rows (" << i << "," << j << ")";
+  }
 }
 
 // Weight scale bytes outside the exact window (scale_window.cuh): tiny (0..10), huge
