@@ -46,12 +46,7 @@ __device__ __forceinline__ std::uint32_t dequant_pair_bf16x2(std::uint16_t pair,
   return out;
 }
 
-// The same bf16x2 by a bf16 multiply: codes -> fp16x2 -> bf16x2 (exact), then times the scale
-// as bf16x2 (both halves 2^(s-127); e8m0_pair_to_bf16x2). One rounding of the exact product,
-// as above, in one instruction fewer (the hot loop of the streaming kernel's values form).
-// f16x2_codes_to_bf16x2_mul is its second half, for codes already converted to fp16x2
-// (fp8x2_to_f16x2_half: the permuted fragment).
-// (fp16x2 codes -> the same codes as bf16x2: exact, every fp8 code is a normal fp16 or zero.)
+// fp16x2 codes -> the same codes as bf16x2: exact, every fp8 code is a normal fp16 or zero.
 __device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2(std::uint32_t h2) {
   const float lo = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 & 0xFFFFu)));
   const float hi = __half2float(__ushort_as_half(static_cast<unsigned short>(h2 >> 16)));
@@ -59,6 +54,11 @@ __device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2(std::uint32_t h2)
   asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(codes) : "f"(hi), "f"(lo));
   return codes;
 }
+// The same bf16x2 as dequant_pair_bf16x2 by a bf16 multiply: codes -> fp16x2 -> bf16x2
+// (exact), then times the scale as bf16x2 (both halves 2^(s-127); e8m0_pair_to_bf16_lanes).
+// One rounding of the exact product, as above, in one instruction fewer (the hot loop of the
+// streaming kernel's values form). This is its second half, for codes already converted to
+// fp16x2 (fp8x2_to_f16x2_half: the permuted fragment); dequant_pair_bf16x2_mul the whole.
 __device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul(std::uint32_t h2, std::uint32_t scale2) {
   std::uint32_t out;
   asm("mul.rn.bf16x2 %0, %1, %2;" : "=r"(out) : "r"(f16x2_codes_to_bf16x2(h2)), "r"(scale2));

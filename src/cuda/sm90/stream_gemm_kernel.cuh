@@ -271,8 +271,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   // block with nonzero codes counts too.
   auto rows_need_exact = [&](int tn, int ks0, int ks_end) {
     constexpr int kBlocksPerStage = 2 * Cfg::kSubStages;
-    return weight_rows_need_exact<kElemW, !kCodes && kLaneScales>(p.exact.w, p.sw, p.n, p.k, tn * Cfg::kBlockN + w_row, kBlocksPerStage * ks0,
-                                          kBlocksPerStage * ks_end < p.scale_cols ? kBlocksPerStage * ks_end : p.scale_cols);
+    return weight_rows_need_exact<kElemW, !kCodes && kLaneScales>(
+        p.exact.w, p.sw, p.n, p.k, tn * Cfg::kBlockN + w_row, kBlocksPerStage * ks0,
+        kBlocksPerStage * ks_end < p.scale_cols ? kBlocksPerStage * ks_end : p.scale_cols);
   };
   // wgmma descriptors of the activation stages: the one of stage 0 plus the stage's offset in
   // the descriptor's address field (16-byte units; shared memory ends below 256 KB, so the
