@@ -331,15 +331,26 @@ __device__ __forceinline__ void load_fragment_natural(const std::uint8_t* stage,
 // (with registers short, ptxas rebuilt the signed divisions in every stage: +22 SASS a
 // stage in the streaming kernel's 4-warpgroup shapes).
 struct FragmentScaleOffsets {
-  int offset[2];
+  int offsets[2];
   __device__ __forceinline__ explicit FragmentScaleOffsets(int row) {
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
       const int r = row + 8 * half;
-      offset[half] = (r / 128) * kScaleChunkBytes + chunk_row_offset(r % 128);
-      ptx::keep_in_register(offset[half]);
+      offsets[half] = (r / 128) * kScaleChunkBytes + chunk_row_offset(r % 128);
+      ptx::keep_in_register(offsets[half]);
     }
   }
+  __device__ __forceinline__ int offset(int half) const { return offsets[half]; }
+};
+// The same in one register: a fragment's first row lies in the first half of its warp's 16
+// (row % 16 < 8), so row + 8 shares its 32-row group of the chunk, 8 x 16 bytes on.
+struct FragmentScaleBase {
+  int base;
+  __device__ __forceinline__ explicit FragmentScaleBase(int row)
+      : base((row / 128) * kScaleChunkBytes + chunk_row_offset(row % 128)) {
+    ptx::keep_in_register(base);
+  }
+  __device__ __forceinline__ int offset(int half) const { return base + 8 * 16 * half; }
 };
 
 // `outside` becomes true when a scale byte of the two pairs lies outside the exact window
@@ -353,13 +364,13 @@ __device__ __forceinline__ void watch_scale_window(std::uint32_t pair0, std::uin
 // The block scales of this thread's two fragment rows for 64-K step ks, from the stage's
 // chunks; `outside` watches them (watch_scale_window). Past K the second block's byte (the
 // chunk's padding) reads as 127.
-template <DType kElem>
-__device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks, const FragmentScaleOffsets& at,
+template <DType kElem, typename Offsets>
+__device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks, const Offsets& at,
                                                      int ks, int blocks, BroadcastScalesBf16& out, bool& outside) {
   std::uint32_t pair[2];
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
-    pair[half] = chunk_scale_pair_at(chunks + at.offset[half], ks, blocks);
+    pair[half] = chunk_scale_pair_at(chunks + at.offset(half), ks, blocks);
     const std::uint32_t lanes = cuda::e8m0_pair_to_bf16_lanes(pair[half]);
 #pragma unroll
     for (int blk = 0; blk < 2; ++blk) out.s[half][blk] = cuda::bf16_lane_broadcast(lanes, blk);
@@ -370,13 +381,13 @@ __device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks,
 // nonzero when some byte is outside). Bytes 0 and 0xFF both lie outside the window, so a block
 // with either and nonzero codes takes the exact path (needs_exact_path<kElem, true>), and with
 // zero codes the lanes' 0 and +Inf give the exact values (0 and NaN).
-template <DType kElem>
-__device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks, const FragmentScaleOffsets& at,
+template <DType kElem, typename Offsets>
+__device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks, const Offsets& at,
                                                      int ks, int blocks, LaneScalesBf16& out,
                                                      std::uint32_t& outside_bits) {
   // [row + 8: blk 1, blk 0 | row: blk 1, blk 0]
-  std::uint32_t quad = __byte_perm(chunk_scale_pair_bytes(chunks + at.offset[0], ks),
-                                   chunk_scale_pair_bytes(chunks + at.offset[1], ks), 0x5410);
+  std::uint32_t quad = __byte_perm(chunk_scale_pair_bytes(chunks + at.offset(0), ks),
+                                   chunk_scale_pair_bytes(chunks + at.offset(1), ks), 0x5410);
   if (2 * ks + 1 >= blocks) quad = (quad & 0x00FF00FFu) | 0x7F007F00u;
   outside_bits |= scales_outside_window<kElem>(quad);
   cuda::e8m0_quad_to_bf16_lanes(quad, out.lanes);
@@ -387,12 +398,12 @@ __device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks,
 // 1..254 (every block but a zero block's and a NaN one) they become 2^(s-127) by a shift into
 // the fp32 exponent; 0 (2^-127, an fp32 subnormal) and 0xFF (NaN) take e8m0_to_float, out of
 // the common path.
-template <DType kElem, bool kWatch, bool kShift = false>
-__device__ __forceinline__ void fragment_scales(const std::uint8_t* chunks, const FragmentScaleOffsets& at, int ks,
+template <DType kElem, bool kWatch, bool kShift = false, typename Offsets>
+__device__ __forceinline__ void fragment_scales(const std::uint8_t* chunks, const Offsets& at, int ks,
                                                 int blocks, float (&out)[2][2], bool& outside) {
   if constexpr (kShift) {
-    const std::uint32_t p0 = chunk_scale_pair_at(chunks + at.offset[0], ks, blocks);
-    const std::uint32_t p1 = chunk_scale_pair_at(chunks + at.offset[1], ks, blocks);
+    const std::uint32_t p0 = chunk_scale_pair_at(chunks + at.offset(0), ks, blocks);
+    const std::uint32_t p1 = chunk_scale_pair_at(chunks + at.offset(1), ks, blocks);
     if constexpr (kWatch) watch_scale_window<kElem>(p0, p1, outside);
     const std::uint32_t w = __byte_perm(p0, p1, 0x5410);  // [half][blk] = byte 2 half + blk
     // (Bit 7 of each byte that is 0x00 in w or in ~w: no carry crosses a byte.)
@@ -411,7 +422,7 @@ __device__ __forceinline__ void fragment_scales(const std::uint8_t* chunks, cons
     std::uint32_t pair[2];
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
-      pair[half] = chunk_scale_pair_at(chunks + at.offset[half], ks, blocks);
+      pair[half] = chunk_scale_pair_at(chunks + at.offset(half), ks, blocks);
 #pragma unroll
       for (int blk = 0; blk < 2; ++blk) out[half][blk] = pair_scale(pair[half], blk);
     }

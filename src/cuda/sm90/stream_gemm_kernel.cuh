@@ -240,7 +240,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     __syncwarp();
     if (lane == 0) ptx::mbarrier_arrive(&smem.empty[st.behind(1)]);
   };
-  const FragmentScaleOffsets scale_at(w_row);  // within a stage's scale chunks
+  // Within a stage's scale chunks (the codes forms keep two pinned offsets: with one, the
+  // 16-row codes kernel spilled 28-40 bytes).
+  const std::conditional_t<kCodes, FragmentScaleOffsets, FragmentScaleBase> scale_at(w_row);
   // This thread's rows met a scale outside the exact window in the current work item
   // (watch_scale_window).
   bool outside_window = false;
