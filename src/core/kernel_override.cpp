@@ -4,6 +4,7 @@ namespace mxgemm::detail {
 namespace {
 thread_local Sm90Kernel current = Sm90Kernel::Auto;
 thread_local StreamEarlyFixup current_early_fixup = StreamEarlyFixup::Auto;
+thread_local StreamSplitK current_split_k = StreamSplitK::Auto;
 }  // namespace
 
 Sm90Kernel set_sm90_kernel(Sm90Kernel kernel) {
@@ -21,5 +22,13 @@ StreamEarlyFixup set_stream_early_fixup(StreamEarlyFixup mode) {
 }
 
 StreamEarlyFixup stream_early_fixup() { return current_early_fixup; }
+
+StreamSplitK set_stream_split_k(StreamSplitK mode) {
+  const StreamSplitK previous = current_split_k;
+  current_split_k = mode;
+  return previous;
+}
+
+StreamSplitK stream_split_k() { return current_split_k; }
 
 }  // namespace mxgemm::detail

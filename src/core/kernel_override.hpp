@@ -21,6 +21,14 @@ enum class StreamEarlyFixup { Never, Auto, Always };
 StreamEarlyFixup set_stream_early_fixup(StreamEarlyFixup mode);
 StreamEarlyFixup stream_early_fixup();
 
+// The streaming kernel's K split among a CTA's four warpgroups (StreamGemmConfig::kSplitK):
+// Auto where its 64-row tiles about fill the SMs, Never, or Always wherever it can run (one
+// activation tile of up to 32 rows, K >= 2048): tests compare it with the other schedules.
+enum class StreamSplitK { Never, Auto, Always };
+
+StreamSplitK set_stream_split_k(StreamSplitK mode);
+StreamSplitK stream_split_k();
+
 // Sets a choice for one scope and restores the previous one after.
 template <typename T, T (*kSet)(T)>
 class ScopedChoice {
@@ -35,5 +43,6 @@ class ScopedChoice {
 };
 using ScopedSm90Kernel = ScopedChoice<Sm90Kernel, set_sm90_kernel>;
 using ScopedStreamEarlyFixup = ScopedChoice<StreamEarlyFixup, set_stream_early_fixup>;
+using ScopedStreamSplitK = ScopedChoice<StreamSplitK, set_stream_split_k>;
 
 }  // namespace mxgemm::detail

@@ -217,6 +217,30 @@ TEST(StreamSchedule, SplitReductionTakesWholePartsOfATile) {
   EXPECT_EQ(fifths.chunk, 1);
 }
 
+// The K split among a CTA's warpgroups takes weights whose 64-row tiles fill 90% to 100% of
+// the SMs, one a CTA: N = 8192 on 132 SMs (128 tiles), not 4096 (64) or 28672 (448).
+TEST(StreamSchedule, SplitKTakesTilesThatFillTheSms) {
+  EXPECT_TRUE(split_k_fills(8192, 132));
+  EXPECT_TRUE(split_k_fills(7610, 132));   // 119 tiles: 90.2%
+  EXPECT_FALSE(split_k_fills(7550, 132));  // 118: 89.4%
+  EXPECT_TRUE(split_k_fills(8448, 132));   // 132
+  EXPECT_FALSE(split_k_fills(8449, 132));  // 133: a second wave
+  EXPECT_FALSE(split_k_fills(4096, 132));
+  EXPECT_FALSE(split_k_fills(28672, 132));
+  const StreamSchedule s = StreamSchedule::one_tile_per_cta(128, 16);
+  EXPECT_EQ(s.ctas, 128);
+  EXPECT_EQ(s.dp_tiles, 128);
+  EXPECT_FALSE(s.split_reduce);
+  int items = 0;
+  for (int c = 0; c < s.ctas; ++c)
+    for_each_work(s, c, s.ctas, [&](const StreamWork& w) {
+      EXPECT_EQ(w.tile, c);
+      EXPECT_TRUE(w.whole(16));
+      ++items;
+    });
+  EXPECT_EQ(items, 128);
+}
+
 // The codes form's wider limit (MXFP8, up to 16 rows): 16 x 28672 x 8192 (112 tiles of 256 weight rows,
 // 128 stages) runs one whole tile a CTA on 112 CTAs (18% over an even split on 132), where the
 // default limit keeps 132 CTAs of equal stream-K ranges.

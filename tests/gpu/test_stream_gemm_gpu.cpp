@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <random>
@@ -62,6 +63,75 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
                                     {200, 260, 4096},
                                     {64, 8200, 1040}},
                                    kStreaming);
+}
+
+// K split among a CTA's four warpgroups (StreamGemmConfig::kSplitK, forced with
+// detail::StreamSplitK::Always): 64-row weight tiles over the whole K, each ring stage four
+// 128-K parts, the warpgroups' sums added in shared memory. M = 5 and 13: the codes forms, 30:
+// the values form (permuted K order). K = 2048 (four parts a warpgroup), 2080 (part 0 has one
+// more, of one 32-block) and 4112 (K % 32 == 16, the last part one 64-K sub-stage); N = 136 and
+// 520 (part tiles). Against the reference, BF16 out too, bitwise the same run to run; NaN
+// scales and codes where they feed; and for the forms that watch the weight (M = 5, 30), tiny
+// weight blocks (scale bytes 0..10) through the exact path: every FP32 output the reference's.
+TEST(GpuStreamGemm, SplitKAmongWarpgroupsMatchesReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  const detail::ScopedStreamSplitK split(detail::StreamSplitK::Always);
+  std::mt19937 rng = fresh_rng();
+  for (const std::int64_t m : {5, 13, 30})
+    for (const std::int64_t n : {136, 520})
+      for (const std::int64_t k : {2048, 2080, 4112}) {
+        const std::string what = "split K, " + shape_name(m, n, k);
+        const HostMxOperand a = random_mx_operand(m, k, rng);
+        const HostMxOperand b = random_mx_operand(n, k, rng);
+        const GpuResult g = run_gpu(a, b, DType::FP32, 0.75f, 0, kStreaming);
+        EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+        EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+        expect_matches_reference(a, b, g, 0.75f, what);
+        EXPECT_EQ(g.out.bytes, run_gpu(a, b, DType::FP32, 0.75f, 0, kStreaming).out.bytes) << what << ": a second run differs";
+        expect_matches_reference(a, b, run_gpu(a, b, DType::BF16, 0.75f, 0, kStreaming), 0.75f, what + ", BF16 out");
+      }
+  for (const std::int64_t m : {5, 13, 30}) {
+    const std::int64_t n = 520, k = 4112;
+    HostMxOperand a = random_mx_operand(m, k, rng);
+    HostMxOperand b = random_mx_operand(n, k, rng);
+    a.set_scale(3, 76, kScaleNaN);          // row 3 of D is NaN (K 2432: 128-K stage 19, part 3)
+    b.set_code(7, 131, nan_code(b.dtype));  // column 7 (K 131: stage 1, part 1)
+    b.set_scale(290, 128, kScaleNaN);       // column 290 (the short last block: stage 32, part 0)
+    const GpuResult g = run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming);
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j)
+        ASSERT_EQ(std::isnan(g.out.at(i, j)), i == 3 || j == 7 || j == 290) << m << " rows, (" << i << "," << j << ")";
+    if (m > 8 && m <= 16) continue;  // (the 16-row codes form does not watch the weight: kWatchesWeight)
+    MxOptions tiny;
+    tiny.scale_lo = 0;
+    tiny.scale_hi = 10;
+    const HostMxOperand bt = random_mx_operand(n, k, rng, tiny);
+    const HostMxOperand a2 = random_mx_operand(m, k, rng);
+    const GpuResult e = run_gpu(a2, bt, DType::FP32, 1.0f, 0, kStreaming);
+    EXPECT_EQ(e.unwritten, 0);
+    EXPECT_EQ(count_differences(e.out, run_reference(a2, bt, DType::FP32, 1.0f)), 0) << m << " rows, tiny weights";
+  }
+}
+
+// Where the 64-row tiles fill 90-100% of the SMs (8192 weight rows on 132 SMs), the launcher
+// takes the split by itself (split_k_fills); the result matches the reference, and the
+// stream-K schedule's (Never) within the same tolerance.
+TEST(GpuStreamGemm, SplitKIsTakenWhereItsTilesFillTheSms) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  const int sms = device_sms();
+  ASSERT_GT(sms, 0);
+  const std::int64_t n = (sms * 64 + 63) / 64 * 64 - 40, k = 2048;  // ceil(n / 64) == sms tiles
+  ASSERT_TRUE(sm90::split_k_fills(n, sms));
+  std::mt19937 rng = fresh_rng();
+  for (const std::int64_t m : {12, 24}) {
+    const HostMxOperand a = random_mx_operand(m, k, rng);
+    const HostMxOperand b = random_mx_operand(n, k, rng);
+    expect_matches_reference(a, b, run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming), 1.0f, "auto, " + shape_name(m, n, k));
+    const detail::ScopedStreamSplitK never(detail::StreamSplitK::Never);
+    expect_matches_reference(a, b, run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming), 1.0f, "never, " + shape_name(m, n, k));
+  }
 }
 
 // The codes form (MXFP8 activations, M <= 16) takes whole tiles, one a CTA, up to 20% over an

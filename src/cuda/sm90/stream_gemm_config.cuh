@@ -8,7 +8,7 @@
 
 namespace mxgemm::sm90 {
 
-template <int kMPad_, bool kCodes_ = false>
+template <int kMPad_, bool kCodes_ = false, bool kSplitK_ = false>
 struct StreamGemmConfig {
   // Activation rows per CTA, padded: the N of the m64nNk16 wgmma (D^T = W x X^T).
   static constexpr int kMPad = kMPad_;
@@ -40,12 +40,23 @@ struct StreamGemmConfig {
   // issue the next), so a CTA needs several of them to keep HBM busy; narrow activations
   // leave the registers for four, the wide ones for two.
   static constexpr int kMathWarpgroups = kMPad <= 32 ? 4 : 2;
-  static constexpr int kBlockN = 64 * kMathWarpgroups;  // weight rows per CTA
-  static constexpr int kScaleChunks = kBlockN / 128;    // 128-row scale chunks per stage
+  // K split among the warpgroups (the four-warpgroup kernels, where the weight's tiles of 64
+  // rows about fill the SMs: N = 8192 on 132): a tile is 64 weight rows over the whole K, one
+  // a CTA; each ring stage holds kQuarters consecutive 128-K parts of it, warpgroup w runs part
+  // w, and the four sums are added in shared memory at the end. No stream-K parts and no
+  // reduction kernel: at 8192^2 the split reduction's kernel took ~5 us of ~31 (H200, session
+  // 22, bench/results/s22/b2), and a TMA ring streamed 64-row tiles over the whole K in 22.3 us
+  // against 23.9 for 256-row tiles in K quarters (same run).
+  static constexpr bool kSplitK = kSplitK_;
+  static constexpr int kQuarters = kSplitK ? kMathWarpgroups : 1;   // 128-K parts of a ring stage
+  static constexpr int kBlockN = kSplitK ? 64 : 64 * kMathWarpgroups;  // weight rows per tile
+  static constexpr int kScaleChunks = kSplitK ? kQuarters : kBlockN / 128;  // 128-row scale chunks per ring stage
   static constexpr int kMathThreads = 128 * kMathWarpgroups;
   // The first of the tile's weight rows that math thread `math_tid`'s warp holds (16 rows a
-  // warp, the M of the wgmma's warp slice).
-  __host__ __device__ static constexpr int warp_row0(int math_tid) { return math_tid / 32 * 16; }
+  // warp, the M of the wgmma's warp slice; with kSplitK every warpgroup holds the tile's 64).
+  __host__ __device__ static constexpr int warp_row0(int math_tid) {
+    return (kSplitK ? math_tid % 128 : math_tid) / 32 * 16;
+  }
   static constexpr int kThreads = 128 + kMathThreads;  // producer warpgroup + math
   // K of one ring stage, in 64-K sub-stages (the math's unit: a 64-byte fp8 row, four k16
   // steps, two scale blocks). Up to 128 activation rows the weight streams as 128-byte rows,
@@ -60,23 +71,30 @@ struct StreamGemmConfig {
   static constexpr int kRingK = kStageK * kSubStages;
   static_assert(kStageK == kStreamSubStageK, "stream_k_stages counts the sub-stages of mainloop.cuh");
   static constexpr int kWeightRowBytes = kRingK;  // a weight row of a stage: 64B or 128B swizzled
-  static constexpr int kStageBytesW = kBlockN * kRingK;  // fp8 weight rows
+  static constexpr int kStageBytesW = kQuarters * kBlockN * kRingK;  // fp8 weight rows (kSplitK: a box a part)
   static constexpr int kSubStageBytesX = kMPad * kStageK * 2;  // bf16 values or fp16 codes, one sub-stage
-  static constexpr int kStageBytesX = kSubStageBytesX * kSubStages;
+  static constexpr int kStageBytesX = kSubStageBytesX * kSubStages;  // of one 128-K part
+  static constexpr int kRingBytesX = kStageBytesX * kQuarters;       // of a ring stage
   // Codes form: the activation's fp32 block scales of the stage, [2 kSubStages blocks][kMPad],
   // as TMA moves them (kSxBoxBytes) and in shared memory, padded to the 128-byte alignment of
   // a TMA destination (kSxSmemFloats per stage).
   static constexpr int kSxBlocks = 2 * kSubStages;
   static constexpr int kSxBoxBytes = kCodes ? kSxBlocks * kMPad * 4 : 0;
-  static constexpr int kSxSmemFloats = kCodes ? (kSxBlocks * kMPad + 31) / 32 * 32 : 1;
-  // Bytes one stage's barrier expects.
-  static constexpr int kStageBytes = kStageBytesW + kStageBytesX + kSxBoxBytes;
+  static constexpr int kSxSmemFloats = kCodes ? (kSxBlocks * kMPad + 31) / 32 * 32 : 1;  // a part's
+  static constexpr int kRingSxFloats = kSxSmemFloats * kQuarters;
+  // Bytes one stage's barrier expects, and a ring stage's shared memory.
+  static constexpr int kStageBytes = kStageBytesW + kRingBytesX + kQuarters * kSxBoxBytes;
+  static constexpr int kRingStageSmem = kStageBytesW + kRingBytesX + kRingSxFloats * 4 + kScaleChunks * 512;
+  // Weight scale blocks of a ring stage.
+  static constexpr int kBlocksPerStage = kQuarters * kRingK / 32;
   // 64-K stages: as deep as shared memory allows, up to 8 (each SM keeps 64 KB or more of
   // weights in flight, which HBM needs to stream at full rate). 128-K stages: 4, faster than
   // 5 in the ring spike (bench/results/s20/b2) and than 5 and 3 in the kernel (H200, MXFP8
   // 16 x 8192 x 28672: 70.9-71.0 us at 4 against 73.0-73.1 at 5 in one run, b3; 70.8-70.9 at
   // 4 against 72.5 at 3 in another, b4).
-  static constexpr int kStages = kSubStages == 2 ? 4 : (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
+  // kSplitK: as many ring stages (each four 128-K parts) as fit, up to 4: 3 at 32 rows.
+  static constexpr int kStages = kSplitK ? ((200 * 1024) / kRingStageSmem < 4 ? (200 * 1024) / kRingStageSmem : 4)
+                                 : kSubStages == 2 ? 4 : (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
   // Up to 128 activation rows, each group of 8 stages (512 K) is summed in a fresh wgmma
   // accumulator and added into a second set of registers with ordinary fp32 adds (the
   // tiled kernel's lesson: the tensor core's accumulation is not round-to-nearest and drifts
@@ -126,7 +144,7 @@ struct StreamGemmConfig {
   // Stages, their scale chunks, the output staging, the promoted sum, and 1024 bytes each for
   // barriers and swizzle alignment.
   static constexpr int kSmemBytes =
-      kStages * (kStageBytesW + kStageBytesX + kSxSmemFloats * 4 + kScaleChunks * 512) + kOutStageBytes + kPromotedBytes + 1024 + 1024;
+      kStages * kRingStageSmem + kOutStageBytes + kPromotedBytes + 1024 + 1024;
 
   static_assert(kCodes ? (kMPad == 8 || kMPad == 16)
                        : (kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128 || kMPad == 256),
@@ -139,12 +157,14 @@ struct StreamGemmConfig {
   static_assert(!kCodes || kMPad <= 16,
                 "the codes form keeps two block partials and two fragments in registers: built for "
                 "up to 16 activation rows");
-  static_assert(kBlockN % 128 == 0 && kBlockN <= 256, "whole scale chunks; one TMA box of rows");
+  static_assert(kSplitK ? kBlockN == 64 && kMathWarpgroups == 4 : kBlockN % 128 == 0 && kBlockN <= 256,
+                "whole scale chunks (kSplitK: a 64-row tile, half a chunk, for four warpgroups); one TMA box of rows");
+  static_assert(!kSplitK || kSubStages == 2, "K split in 128-K parts");
   static_assert(kSubStageBytesX % 1024 == 0 && kStageBytesW % 1024 == 0,
                 "every stage (and sub-stage) buffer must start on a 1024-byte swizzle boundary");
   static_assert(kSubStages == 1 || kSubStages == 2, "a 64B-swizzled or a 128B-swizzled weight row");
   static_assert(kSubStages == 1 || kStagesPerPromotion % kSubStages == 0, "promotion after whole ring stages");
-  static_assert(kStages * kSubStages >= 4, "too few stages to hide HBM latency");
+  static_assert(kStages * kSubStages * kQuarters >= 4 && kStages >= 2, "too few stages to hide HBM latency");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory budget of an sm_90 CTA exceeded");
   static_assert(kRegisterBudget <= kLaunchRegs * kThreads,
                 "setmaxnreg budget exceeds the registers the CTA is launched with");

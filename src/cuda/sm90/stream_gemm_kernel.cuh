@@ -30,7 +30,9 @@
 // only waited on the stages, made the decode shapes 5-10% slower on the H200 (session 8).
 //
 // Work split (stream_schedule.hpp): whole tiles round-robin while there are more than two
-// waves, stream-K over (tile, K stage) pairs for the rest. A CTA that covers a whole tile
+// waves, stream-K over (tile, K stage) pairs for the rest. Or, for the four-warpgroup widths
+// where 64-row weight tiles about fill the SMs, kSplitK: one such tile a CTA, K split among
+// its warpgroups (below). A CTA that covers a whole tile
 // stores it; partial tiles go to a workspace slot, and the last CTA to finish a tile
 // (counted with one atomic per tile) adds the partials in CTA order, so the result is the
 // same whichever CTA finishes last.
@@ -57,16 +59,16 @@
 
 namespace mxgemm::sm90 {
 
-template <int kMPad, bool kCodes>
+template <int kMPad, bool kCodes, bool kSplitK>
 struct alignas(1024) StreamGemmSmem {
-  using Cfg = StreamGemmConfig<kMPad, kCodes>;
+  using Cfg = StreamGemmConfig<kMPad, kCodes, kSplitK>;
   std::uint8_t w[Cfg::kStages][Cfg::kStageBytesW];  // fp8 rows of kWeightRowBytes, 64B/128B-swizzled by TMA
   // bf16 or fp16, 128B-swizzled by TMA, K-major: kSubStages boxes of kMPad x 64 elements.
-  std::uint8_t x[Cfg::kStages][Cfg::kStageBytesX];
+  std::uint8_t x[Cfg::kStages][Cfg::kRingBytesX];  // (kSplitK: kQuarters parts of kStageBytesX)
   std::uint8_t scales[Cfg::kStages][Cfg::kScaleChunks * kScaleChunkBytes];  // (mainloop.cuh)
   // Codes form: the activation's block scales, fp32 [kSxBlocks][kMPad] per stage, each stage's
   // row padded to 128 bytes (a TMA destination must be 128-byte aligned).
-  alignas(128) float sx[Cfg::kStages][Cfg::kSxSmemFloats];
+  alignas(128) float sx[Cfg::kStages][Cfg::kRingSxFloats];
   std::uint64_t full[Cfg::kStages];   // TMA -> math: stage landed
   std::uint64_t empty[Cfg::kStages];  // math -> TMA: the stage is consumed
   int last_arrival;  // fixup: 0, or this CTA stores the tile: 1, 2 through the exact path
@@ -84,16 +86,21 @@ struct alignas(1024) StreamGemmSmem {
 // 32-block is the permuted one of mainloop.cuh (an MXFP8 activation's pre-pass writes it so),
 // and the weight fragment is read in the same order, in four 8-byte loads a stage instead of
 // sixteen 2-byte ones.
-template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX = false>
-__global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
+//
+// kSplitK (StreamGemmConfig): one 64-row weight tile a CTA over the whole K, each ring stage
+// kQuarters 128-K parts laid out as kQuarters ordinary stages of a 64-row tile; math
+// warpgroup w runs part w of every ring stage as its own chain of stages, and the
+// warpgroups' four sums are added in shared memory (warpgroup order) before warpgroup 0 stores.
+template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX = false, bool kSplitK = false>
+__global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThreads, 1)
     stream_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_w,
                             const __grid_constant__ CUtensorMap tma_x,
                             const __grid_constant__ CUtensorMap tma_sx,
                             const __grid_constant__ StreamGemmParams p) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using Cfg = StreamGemmConfig<kMPad, kCodes>;
+  using Cfg = StreamGemmConfig<kMPad, kCodes, kSplitK>;
   using Mma = std::conditional_t<kCodes, ptx::WgmmaF16Rs<kMPad>, ptx::WgmmaBf16Rs<kMPad>>;
-  using Smem = StreamGemmSmem<kMPad, kCodes>;
+  using Smem = StreamGemmSmem<kMPad, kCodes, kSplitK>;
   // The launcher interleaves halves (StreamSchedule::interleave_halves) for these instances
   // only; the others run each work item's stages one after another.
   constexpr bool kInterleaves = !kCodes && Cfg::kMathWarpgroups == 2;
@@ -147,24 +154,42 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       // The weight and its scales of weight tile n, stage ks, into stage `s` (the barrier
       // expects the activation tile too). A scale chunk holds 4 blocks, 128 K: a 128-K stage's
       // own, or two 64-K stages' (each loads it).
+      // (kSplitK: part j of ring stage ks is 128-K stage kQuarters ks + j of the 64-row tile,
+      // the chunk of its 128-row pair of tiles; parts past K load TMA's zeros, never read.)
       auto load_weight = [&](int n, int ks, int s) {
         ptx::mbarrier_arrive_expect_tx(&smem.full[s],
                                        Cfg::kStageBytes + Cfg::kScaleChunks * kScaleChunkBytes);
-        for (int c = 0; c < Cfg::kScaleChunks; ++c)
-          ptx::tma_load_2d(smem.scales[s] + c * kScaleChunkBytes, &p.sw.map, &smem.full[s], 0,
-                           scale_chunk_row(n * Cfg::kScaleChunks + c, p.sw.col_tiles, ks * Cfg::kSubStages));
-        if (weight_read_once)
-          ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * Cfg::kRingK, n * Cfg::kBlockN, read_once_policy);
-        else
-          ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * Cfg::kRingK, n * Cfg::kBlockN);
+        if constexpr (kSplitK) {
+#pragma unroll
+          for (int j = 0; j < Cfg::kQuarters; ++j) {
+            const int kq = ks * Cfg::kQuarters + j;
+            ptx::tma_load_2d(smem.scales[s] + j * kScaleChunkBytes, &p.sw.map, &smem.full[s], 0,
+                             scale_chunk_row(n / 2, p.sw.col_tiles, kq * Cfg::kSubStages));
+            ptx::tma_load_2d(smem.w[s] + j * (Cfg::kBlockN * Cfg::kRingK), &tma_w, &smem.full[s], kq * Cfg::kRingK,
+                             n * Cfg::kBlockN, read_once_policy);
+          }
+        } else {
+          for (int c = 0; c < Cfg::kScaleChunks; ++c)
+            ptx::tma_load_2d(smem.scales[s] + c * kScaleChunkBytes, &p.sw.map, &smem.full[s], 0,
+                             scale_chunk_row(n * Cfg::kScaleChunks + c, p.sw.col_tiles, ks * Cfg::kSubStages));
+          if (weight_read_once)
+            ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * Cfg::kRingK, n * Cfg::kBlockN, read_once_policy);
+          else
+            ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * Cfg::kRingK, n * Cfg::kBlockN);
+        }
       };
       auto load_activation = [&](int m, int ks, int s) {
 #pragma unroll
-        for (int sub = 0; sub < Cfg::kSubStages; ++sub)
-          ptx::tma_load_2d(smem.x[s] + sub * Cfg::kSubStageBytesX, &tma_x, &smem.full[s],
-                           (ks * Cfg::kSubStages + sub) * kStageK * 2, m * kMPad);
-        if constexpr (kCodes)
-          ptx::tma_load_2d(smem.sx[s], &tma_sx, &smem.full[s], m * kMPad * 4, Cfg::kSxBlocks * ks);
+        for (int j = 0; j < Cfg::kQuarters; ++j) {
+          const int kq = ks * Cfg::kQuarters + j;
+#pragma unroll
+          for (int sub = 0; sub < Cfg::kSubStages; ++sub)
+            ptx::tma_load_2d(smem.x[s] + j * Cfg::kStageBytesX + sub * Cfg::kSubStageBytesX, &tma_x, &smem.full[s],
+                             (kq * Cfg::kSubStages + sub) * kStageK * 2, m * kMPad);
+          if constexpr (kCodes)
+            ptx::tma_load_2d(smem.sx[s] + j * Cfg::kSxSmemFloats, &tma_sx, &smem.full[s], m * kMPad * 4,
+                             Cfg::kSxBlocks * kq);
+        }
       };
       // The first kWeightsAhead stages' weights stream while an activation pre-pass may still
       // run (this kernel is a programmatic dependent launch); its output is read only after
@@ -226,6 +251,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   const int w_row = warp_row0 + (lane >> 2);   // fragment rows w_row, w_row + 8
   const int q = lane & 3;
   const float alpha = __ldg(p.out.alpha);
+  // kSplitK: this warpgroup's 128-K part of each ring stage (run_mainloop has where the part
+  // lies in a stage). The tile is the CTA's own, tile cta: the launcher gives each CTA one.
+  const int part = kSplitK ? math_tid / 128 : 0;
 
   RingIndex<Cfg::kStages> st;
   // The fp32 sum of the promoted partials: in registers, or this thread's column of
@@ -242,16 +270,13 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   };
   // Within a stage's scale chunks (the codes forms keep two pinned offsets: with one, the
   // 16-row codes kernel spilled 28-40 bytes).
-  const std::conditional_t<kCodes, FragmentScaleOffsets, FragmentScaleBase> scale_at(w_row);
+  const std::conditional_t<kCodes, FragmentScaleOffsets, FragmentScaleBase> scale_at(
+      kSplitK ? (cta % 2) * Cfg::kBlockN + w_row : w_row);  // (kSplitK: a 64-row tile is half a chunk)
   // This thread's rows met a scale outside the exact window in the current work item
   // (watch_scale_window).
   bool outside_window = false;
   // The same for the values form, as the window test's bits (fragment_scales_bf16).
   std::uint32_t outside_bits = 0;
-  auto weight_scales = [&](int stage, int ks, float (&sw)[2][2]) {
-    fragment_scales<kElemW, Cfg::kWatchesWeight, Cfg::kShiftDecodesScales>(smem.scales[stage], scale_at, ks,
-                                                                            p.scale_cols, sw, outside_window);
-  };
   // The values form's weight scales: as lanes (LaneScalesBf16) where that measured faster, the
   // permuted order (MXFP8 activations) and the four-warpgroup tiles; on the H200, same run,
   // two rounds (session 21, bench/results/s21/b5): MXFP8 32 / 64 x 28672 x 8192 75.9-76.1 /
@@ -261,18 +286,12 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   // 1302-1306 -> 1355-1357) and keep the broadcast scales.
   constexpr bool kLaneScales = kPermutedX || Cfg::kMathWarpgroups == 4;
   using ValueScales = std::conditional_t<kLaneScales, LaneScalesBf16, BroadcastScalesBf16>;
-  auto weight_scales_bf16 = [&](int stage, int ks, ValueScales& sw) {
-    if constexpr (kLaneScales)
-      fragment_scales_bf16<kElemW>(smem.scales[stage], scale_at, ks, p.scale_cols, sw, outside_bits);
-    else
-      fragment_scales_bf16<kElemW>(smem.scales[stage], scale_at, ks, p.scale_cols, sw, outside_window);
-  };
   // Whether this thread's weight rows in tile column tn have a block of stages [ks0, ks_end)
   // that needs the exact path (needs_exact_path), from the scales and codes in global memory:
   // the rare follow-up of the watch. Scale lanes make a NaN scale +Inf, so with them a NaN
   // block with nonzero codes counts too.
   auto rows_need_exact = [&](int tn, int ks0, int ks_end) {
-    constexpr int kBlocksPerStage = 2 * Cfg::kSubStages;
+    constexpr int kBlocksPerStage = Cfg::kBlocksPerStage;
     return weight_rows_need_exact<kElemW, !kCodes && kLaneScales>(
         p.exact.w, p.sw, p.n, p.k, tn * Cfg::kBlockN + w_row, kBlocksPerStage * ks0,
         kBlocksPerStage * ks_end < p.scale_cols ? kBlocksPerStage * ks_end : p.scale_cols);
@@ -284,22 +303,12 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
   constexpr std::uint64_t kDescK16Step = 32 >> 4;
   std::uint64_t x_desc0 = ptx::smem_desc_k_major_sw128(ptx::smem_addr(smem.x[0]));
   ptx::keep_in_register(x_desc0);
-  auto stage_x_desc = [&](int stage) {
-    return x_desc0 + static_cast<std::uint64_t>(stage) * (Cfg::kStageBytesX >> 4);
-  };
   static_assert(!(kCodes && kPermutedX), "the codes form is always permuted");
   // Within a stage's 64B- or 128B-swizzled weight tile (kWeightRowBytes), in the activation's
   // K order (only those offsets are built: each is pinned in a register).
   using FragmentOffsets = std::conditional_t<kPermutedX, PermutedFragmentOffsets<Cfg::kWeightRowBytes>,
                                              NaturalFragmentOffsets<Cfg::kWeightRowBytes>>;
   const FragmentOffsets frag_at(w_row, q);
-  // Sub-stage `sub` (std::integral_constant) of ring stage `stage`.
-  auto load_values_fragment = [&](auto sub, int stage, const ValueScales& sw,
-                                  std::uint32_t (&frag)[kK16PerStage][4]) {
-    constexpr int kSub = decltype(sub)::value;
-    if constexpr (kPermutedX) load_fragment_permuted<kElemW, kSub>(smem.w[stage], frag_at, sw, frag);
-    else load_fragment_natural<kElemW, kSub>(smem.w[stage], frag_at, sw, frag);
-  };
   using Sub0 = std::integral_constant<int, 0>;
   using Sub1 = std::integral_constant<int, 1>;
   // The item's last sub-stage ends at K: a 128-K stage past the end of K by its second half
@@ -319,202 +328,260 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
     if constexpr (Cfg::kPromoteInRegisters && !Cfg::kPromoteInSmem) return &result;
     else return &partial;
   }();
-  // last: the item's final group. In shared memory the sum of the earlier groups is then added
-  // into `partial` (the same additions in the same order as into `result`: the same bits).
-  auto promote = [&](bool last = false) {
-    if constexpr (Cfg::kPromoteInSmem) {
-#pragma unroll
-      for (int i = 0; i < Cfg::kAccRegs; ++i) {
-        ptx::fence_operand(partial[i]);
-        if (last) partial[i] = promoted[i * Cfg::kMathThreads] + partial[i];
-        else promoted[i * Cfg::kMathThreads] += partial[i];
-      }
-    } else if constexpr (Cfg::kPromoteInRegisters) {
-#pragma unroll
-      for (int i = 0; i < Cfg::kAccRegs; ++i) {
-        ptx::fence_operand(partial[i]);
-        result[i] += partial[i];
-      }
-    }
-  };
-  auto issue_values = [&](const std::uint32_t (&frag)[kK16PerStage][4], bool fresh, int sub = 0) {
-    const std::uint64_t x_desc = stage_x_desc(st.index) + sub * (Cfg::kSubStageBytesX >> 4);
-#pragma unroll
-    for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
-    ptx::wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kK16PerStage; ++kk)
-      Mma::mma(partial, frag[kk], x_desc + kk * kDescK16Step, (fresh && kk == 0) ? 0u : 1u);
-    ptx::wgmma_commit();
-#pragma unroll
-    for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
-  };
 #if MXGEMM_TRACE_ON
   unsigned long long trace_loop_end = 0, trace_stages = 0, trace_items = 0;
 #endif
-  // Stages ks0, ks0 + step, ... below ks_end (step 2: interleaved halves, kInterleaves).
-  auto mainloop_values = [&](int ks0, int ks_end, int step) {
-    if constexpr (Cfg::kValueFragments == 1) {
-      static_assert(!kInterleaves, "the one-fragment loop runs whole ranges of stages");
-      constexpr int kSubs = Cfg::kSubStages;
-      std::uint32_t frag[kK16PerStage][4];
-      const int kss0 = ks0 * kSubs, kss_end = sub_stage_end(ks_end);
-      // Sub-stage kss (64-K steps from K = 0), `sub` of the current ring stage.
-      auto sub_stage = [&](auto sub, int kss) {
-        constexpr int kSub = decltype(sub)::value;
-        const int i = kss - kss0;
-        if constexpr (kSub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-        ValueScales sw;
-        weight_scales_bf16(st.index, kss, sw);
-        // The fragment registers of in-flight wgmmas must not be rewritten (ptxas would
-        // serialize every wgmma): finish the previous sub-stage first, then free its stage.
-        if (i > 0) {
-          ptx::wgmma_wait<0>();
-          if (i % Cfg::kStagesPerPromotion == 0) promote();
-          if constexpr (kSub == 0) release_previous_stage();
-        }
-        load_values_fragment(sub, st.index, sw, frag);
-        issue_values(frag, i % Cfg::kStagesPerPromotion == 0, kSub);
-        if constexpr (kSub == kSubs - 1) st.advance();
-      };
-      for (int kss = kss0; kss < kss_end; kss += kSubs) {
-        sub_stage(Sub0{}, kss);
-        if constexpr (kSubs == 2) {
-          if (kss + 1 < kss_end) sub_stage(Sub1{}, kss + 1);
-          else st.advance();  // (the tail stage of one sub-stage)
-        }
-      }
-    } else {
-      // Two fragments by sub-stage parity: sub-stage i is converted while sub-stage i-1's
-      // wgmmas run, into the fragment sub-stage i-2 used (complete: at most one group is left
-      // in flight). With two sub-stages a ring stage the parity is the sub-stage.
-      constexpr int kSubs = Cfg::kSubStages;
-      std::uint32_t frag[2][kK16PerStage][4];
-      auto stage = [&](auto parity, int i) {
-        constexpr int buf = decltype(parity)::value;
-        constexpr int kSub = kSubs == 2 ? buf : 0;
-        const int ks = (ks0 + (i / kSubs) * step) * kSubs + kSub;  // the sub-stage, 64-K steps
-        if constexpr (kSub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-#if MXGEMM_TRACE_ON
-        if (math_tid == 0 && trace_items == 0 && i == 0) {
-          MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
-          MXGEMM_TRACE_SET(kTrClkFirst, clock64());
-        }
-#endif
-        ValueScales sw;
-        weight_scales_bf16(st.index, ks, sw);
-        load_values_fragment(std::integral_constant<int, kSub>{}, st.index, sw, frag[buf]);
-        const bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
-        if (fresh && i > 0) {
-          ptx::wgmma_wait<0>();
-          promote();
-        }
-        issue_values(frag[buf], fresh, kSub);
-        if (i > 0) {
-          ptx::wgmma_wait<1>();
-          // Sub-stage i-1 is complete: the last of the previous ring stage when kSub is 0.
-          if constexpr (kSub == 0) release_previous_stage();
-        }
-        if constexpr (kSub == kSubs - 1) st.advance();
-      };
-      // Sub-stages of the item; the tile's last ring stage may run its first one only
-      // (sub_stage_end), and it is the last stage of the item that has it.
-      const int stages = stages_in(ks0, ks_end, step);
-      int subs = stages;
-      if constexpr (kSubs == 2) subs = 2 * stages - (2 * (ks0 + (stages - 1) * step) + 2 > k_sub_stages ? 1 : 0);
-      for (int i = 0; i < subs; i += 2) {
-        stage(Sub0{}, i);
-        if (i + 1 < subs) stage(Sub1{}, i + 1);
-        else if constexpr (kSubs == 2) st.advance();  // (the tail stage of one sub-stage)
-      }
-    }
-    ptx::wgmma_wait<0>();
-    promote(true);
-    release_previous_stage();
-#if MXGEMM_TRACE_ON
-    if (math_tid == 0) {
-      trace_loop_end = MXGEMM_TRACE_NOW();
-      trace_stages += stages_in(ks0, ks_end, step);
-      ++trace_items;
-      if (trace_items == 1) MXGEMM_TRACE_SET(kTrFirstLoopEnd, trace_loop_end);
-      MXGEMM_TRACE_SET(kTrLastLoopEnd, trace_loop_end);
-      MXGEMM_TRACE_SET(kTrClkLast, clock64());
-    }
-#endif
-  };
-
-  // ---- codes form: two fragments (by sub-stage parity), one partial per scale block -----------
-  // A ring stage holds kSubStages 64-K sub-stages (stream_gemm_config.cuh). The next
-  // sub-stage's fragment is converted while the previous one's wgmmas run; their partials are
-  // then scaled into the result, and a ring stage is freed once its last sub-stage's are.
   float block_partial[2][Cfg::kAccRegs];
-  // Sub-stage `sub` of ring stage `stage`, kss = its index in 64-K steps from K = 0.
-  auto promote_blocks = [&](int stage, int sub, int kss) {
-    float sw[2][2];
-    weight_scales(stage, kss, sw);
+
+  // The mainloop of part kPart (kSplitK: one instance a warpgroup, so that its offsets in the
+  // ring stage are constants and the activation's wgmma descriptors stay in uniform
+  // registers; otherwise part 0, the whole stage).
+  auto run_mainloop = [&](auto part_c, const StreamWork& work) {
+    constexpr int kPart = decltype(part_c)::value;
+    // kSplitK: this warpgroup's local sub-stages (every ring stage's part kPart, up to K; the
+    // launcher takes K of 2048 or more, so every part has some).
+    const int part_sub_stages = [&] {
+      const int k128 = (k_sub_stages + Cfg::kSubStages - 1) / Cfg::kSubStages;  // 128-K stages of K
+      const int parts = (k128 - kPart + Cfg::kQuarters - 1) / Cfg::kQuarters;
+      const int last = (parts - 1) * Cfg::kQuarters + kPart;
+      const int last_subs = k_sub_stages - last * Cfg::kSubStages;
+      return (parts - 1) * Cfg::kSubStages + (last_subs < Cfg::kSubStages ? last_subs : Cfg::kSubStages);
+    }();
+    constexpr int part_w = kPart * (Cfg::kBlockN * Cfg::kRingK);
+    constexpr int part_scales = kPart * kScaleChunkBytes;
+    constexpr int part_sx = kPart * Cfg::kSxSmemFloats;
+    // The 64-K sub-stage of K that this warpgroup's local sub-stage kss is (kSplitK: in part
+    // kPart of ring stage kss / kSubStages), for the scale bytes and their padding past K.
+    auto k_sub_stage = [&](int kss) {
+      if constexpr (kSplitK)
+        return ((kss / Cfg::kSubStages) * Cfg::kQuarters + kPart) * Cfg::kSubStages + kss % Cfg::kSubStages;
+      else
+        return kss;
+    };
+    auto weight_scales = [&](int stage, int ks, float (&sw)[2][2]) {
+      fragment_scales<kElemW, Cfg::kWatchesWeight, Cfg::kShiftDecodesScales>(smem.scales[stage] + part_scales, scale_at,
+                                                                              k_sub_stage(ks), p.scale_cols, sw,
+                                                                              outside_window);
+    };
+    auto weight_scales_bf16 = [&](int stage, int ks, ValueScales& sw) {
+      if constexpr (kLaneScales)
+        fragment_scales_bf16<kElemW>(smem.scales[stage] + part_scales, scale_at, k_sub_stage(ks), p.scale_cols, sw,
+                                     outside_bits);
+      else
+        fragment_scales_bf16<kElemW>(smem.scales[stage] + part_scales, scale_at, k_sub_stage(ks), p.scale_cols, sw,
+                                     outside_window);
+    };
+    auto stage_x_desc = [&](int stage) {
+      return x_desc0 + (kPart * Cfg::kStageBytesX >> 4) + static_cast<std::uint64_t>(stage) * (Cfg::kRingBytesX >> 4);
+    };
+    // Sub-stage `sub` (std::integral_constant) of ring stage `stage`.
+    auto load_values_fragment = [&](auto sub, int stage, const ValueScales& sw,
+                                    std::uint32_t (&frag)[kK16PerStage][4]) {
+      constexpr int kSub = decltype(sub)::value;
+      if constexpr (kPermutedX) load_fragment_permuted<kElemW, kSub>(smem.w[stage] + part_w, frag_at, sw, frag);
+      else load_fragment_natural<kElemW, kSub>(smem.w[stage] + part_w, frag_at, sw, frag);
+    };
+    // last: the item's final group. In shared memory the sum of the earlier groups is then added
+    // into `partial` (the same additions in the same order as into `result`: the same bits).
+    auto promote = [&](bool last = false) {
+      if constexpr (Cfg::kPromoteInSmem) {
 #pragma unroll
-    for (int blk = 0; blk < 2; ++blk) {
+        for (int i = 0; i < Cfg::kAccRegs; ++i) {
+          ptx::fence_operand(partial[i]);
+          if (last) partial[i] = promoted[i * Cfg::kMathThreads] + partial[i];
+          else promoted[i * Cfg::kMathThreads] += partial[i];
+        }
+      } else if constexpr (Cfg::kPromoteInRegisters) {
 #pragma unroll
-      for (int j = 0; j < Cfg::kAccRegs / 4; ++j) {
-        const float2 sx = *reinterpret_cast<const float2*>(&smem.sx[stage][(2 * sub + blk) * kMPad + 8 * j + 2 * q]);
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          float& p0 = block_partial[blk][4 * j + 2 * half];
-          float& p1 = block_partial[blk][4 * j + 2 * half + 1];
-          ptx::fence_operand(p0);
-          ptx::fence_operand(p1);
-          result[4 * j + 2 * half] = fmaf(p0, sw[half][blk] * sx.x, result[4 * j + 2 * half]);
-          result[4 * j + 2 * half + 1] = fmaf(p1, sw[half][blk] * sx.y, result[4 * j + 2 * half + 1]);
+        for (int i = 0; i < Cfg::kAccRegs; ++i) {
+          ptx::fence_operand(partial[i]);
+          result[i] += partial[i];
         }
       }
-    }
-  };
-  // Ring stages [ks0, ks_end), their sub-stages to sub_stage_end.
-  auto mainloop_codes = [&](int ks0, int ks_end) {
-    constexpr int kSubs = Cfg::kSubStages;
-    std::uint32_t frag[2][kK16PerStage][4];
-    const int kss0 = ks0 * kSubs, kss_end = sub_stage_end(ks_end);
-    auto stage = [&](auto parity, int kss) {
-      constexpr int buf = decltype(parity)::value;
-      // With two sub-stages a ring stage, the parity is the sub-stage (kss0 is even).
-      constexpr int sub = kSubs == 2 ? buf : 0;
-      if constexpr (sub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-      load_fragment_codes<kElemW, Cfg::kWeightRowBytes, sub>(smem.w[st.index], w_row, q, frag[buf]);
-      if (kss > kss0) {
-        ptx::wgmma_wait<0>();
-        // The previous sub-stage: this ring stage's first, or the last of the one before.
-        if constexpr (sub == 1) {
-          promote_blocks(st.index, 0, kss - 1);
-        } else {
-          promote_blocks(st.behind(1), kSubs - 1, kss - 1);
-          release_previous_stage();
-        }
-      }
+    };
+    auto issue_values = [&](const std::uint32_t (&frag)[kK16PerStage][4], bool fresh, int sub = 0) {
       const std::uint64_t x_desc = stage_x_desc(st.index) + sub * (Cfg::kSubStageBytesX >> 4);
 #pragma unroll
-      for (int b = 0; b < 2; ++b)
-#pragma unroll
-        for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(block_partial[b][r]);
+      for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
       ptx::wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kK16PerStage; ++kk)
-        Mma::mma(block_partial[kk / 2], frag[buf][kk], x_desc + kk * kDescK16Step,
-                 kk % 2 == 0 ? 0u : 1u);
+        Mma::mma(partial, frag[kk], x_desc + kk * kDescK16Step, (fresh && kk == 0) ? 0u : 1u);
       ptx::wgmma_commit();
 #pragma unroll
-      for (int b = 0; b < 2; ++b)
-#pragma unroll
-        for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(block_partial[b][r]);
-      if constexpr (sub == kSubs - 1) st.advance();
+      for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(partial[r]);
     };
-    for (int kss = kss0; kss < kss_end; kss += 2) {
-      stage(std::integral_constant<int, 0>{}, kss);
-      if (kss + 1 < kss_end) stage(std::integral_constant<int, 1>{}, kss + 1);
-      else if constexpr (kSubs == 2) st.advance();  // (the tail stage of one sub-stage)
-    }
-    ptx::wgmma_wait<0>();
-    promote_blocks(st.behind(1), (kss_end - 1) % kSubs, kss_end - 1);
-    release_previous_stage();
+    // Stages ks0, ks0 + step, ... below ks_end (step 2: interleaved halves, kInterleaves).
+    auto mainloop_values = [&](int ks0, int ks_end, int step) {
+      if constexpr (Cfg::kValueFragments == 1) {
+        static_assert(!kInterleaves, "the one-fragment loop runs whole ranges of stages");
+        constexpr int kSubs = Cfg::kSubStages;
+        std::uint32_t frag[kK16PerStage][4];
+        const int kss0 = ks0 * kSubs, kss_end = kSplitK ? part_sub_stages : sub_stage_end(ks_end);
+        // Sub-stage kss (64-K steps from K = 0; kSplitK: of this warpgroup's parts), `sub` of the
+        // current ring stage.
+        auto sub_stage = [&](auto sub, int kss) {
+          constexpr int kSub = decltype(sub)::value;
+          const int i = kss - kss0;
+          if constexpr (kSub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+          ValueScales sw;
+          weight_scales_bf16(st.index, kss, sw);
+          // The fragment registers of in-flight wgmmas must not be rewritten (ptxas would
+          // serialize every wgmma): finish the previous sub-stage first, then free its stage.
+          if (i > 0) {
+            ptx::wgmma_wait<0>();
+            if (i % Cfg::kStagesPerPromotion == 0) promote();
+            if constexpr (kSub == 0) release_previous_stage();
+          }
+          load_values_fragment(sub, st.index, sw, frag);
+          issue_values(frag, i % Cfg::kStagesPerPromotion == 0, kSub);
+          if constexpr (kSub == kSubs - 1) st.advance();
+        };
+        for (int kss = kss0; kss < kss_end; kss += kSubs) {
+          sub_stage(Sub0{}, kss);
+          if constexpr (kSubs == 2) {
+            if (kss + 1 < kss_end) sub_stage(Sub1{}, kss + 1);
+            else st.advance();  // (the tail stage of one sub-stage)
+          }
+        }
+      } else {
+        // Two fragments by sub-stage parity: sub-stage i is converted while sub-stage i-1's
+        // wgmmas run, into the fragment sub-stage i-2 used (complete: at most one group is left
+        // in flight). With two sub-stages a ring stage the parity is the sub-stage.
+        constexpr int kSubs = Cfg::kSubStages;
+        std::uint32_t frag[2][kK16PerStage][4];
+        auto stage = [&](auto parity, int i) {
+          constexpr int buf = decltype(parity)::value;
+          constexpr int kSub = kSubs == 2 ? buf : 0;
+          const int ks = (ks0 + (i / kSubs) * step) * kSubs + kSub;  // the sub-stage, 64-K steps
+          if constexpr (kSub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+#if MXGEMM_TRACE_ON
+          if (math_tid == 0 && trace_items == 0 && i == 0) {
+            MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
+            MXGEMM_TRACE_SET(kTrClkFirst, clock64());
+          }
+#endif
+          ValueScales sw;
+          weight_scales_bf16(st.index, ks, sw);
+          load_values_fragment(std::integral_constant<int, kSub>{}, st.index, sw, frag[buf]);
+          const bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
+          if (fresh && i > 0) {
+            ptx::wgmma_wait<0>();
+            promote();
+          }
+          issue_values(frag[buf], fresh, kSub);
+          if (i > 0) {
+            ptx::wgmma_wait<1>();
+            // Sub-stage i-1 is complete: the last of the previous ring stage when kSub is 0.
+            if constexpr (kSub == 0) release_previous_stage();
+          }
+          if constexpr (kSub == kSubs - 1) st.advance();
+        };
+        // Sub-stages of the item; the tile's last ring stage may run its first one only
+        // (sub_stage_end), and it is the last stage of the item that has it.
+        const int stages = stages_in(ks0, ks_end, step);
+        int subs = stages;
+        if constexpr (kSplitK) subs = part_sub_stages;
+        else if constexpr (kSubs == 2) subs = 2 * stages - (2 * (ks0 + (stages - 1) * step) + 2 > k_sub_stages ? 1 : 0);
+        for (int i = 0; i < subs; i += 2) {
+          stage(Sub0{}, i);
+          if (i + 1 < subs) stage(Sub1{}, i + 1);
+          else if constexpr (kSubs == 2) st.advance();  // (the tail stage of one sub-stage)
+        }
+      }
+      ptx::wgmma_wait<0>();
+      promote(true);
+      release_previous_stage();
+#if MXGEMM_TRACE_ON
+      if (math_tid == 0) {
+        trace_loop_end = MXGEMM_TRACE_NOW();
+        trace_stages += stages_in(ks0, ks_end, step);
+        ++trace_items;
+        if (trace_items == 1) MXGEMM_TRACE_SET(kTrFirstLoopEnd, trace_loop_end);
+        MXGEMM_TRACE_SET(kTrLastLoopEnd, trace_loop_end);
+        MXGEMM_TRACE_SET(kTrClkLast, clock64());
+      }
+#endif
+    };
+
+    // ---- codes form: two fragments (by sub-stage parity), one partial per scale block -----------
+    // A ring stage holds kSubStages 64-K sub-stages (stream_gemm_config.cuh). The next
+    // sub-stage's fragment is converted while the previous one's wgmmas run; their partials are
+    // then scaled into the result, and a ring stage is freed once its last sub-stage's are.
+    // Sub-stage `sub` of ring stage `stage`, kss = its index in 64-K steps from K = 0.
+    auto promote_blocks = [&](int stage, int sub, int kss) {
+      float sw[2][2];
+      weight_scales(stage, kss, sw);
+#pragma unroll
+      for (int blk = 0; blk < 2; ++blk) {
+#pragma unroll
+        for (int j = 0; j < Cfg::kAccRegs / 4; ++j) {
+          const float2 sx =
+              *reinterpret_cast<const float2*>(&smem.sx[stage][part_sx + (2 * sub + blk) * kMPad + 8 * j + 2 * q]);
+#pragma unroll
+          for (int half = 0; half < 2; ++half) {
+            float& p0 = block_partial[blk][4 * j + 2 * half];
+            float& p1 = block_partial[blk][4 * j + 2 * half + 1];
+            ptx::fence_operand(p0);
+            ptx::fence_operand(p1);
+            result[4 * j + 2 * half] = fmaf(p0, sw[half][blk] * sx.x, result[4 * j + 2 * half]);
+            result[4 * j + 2 * half + 1] = fmaf(p1, sw[half][blk] * sx.y, result[4 * j + 2 * half + 1]);
+          }
+        }
+      }
+    };
+    // Ring stages [ks0, ks_end), their sub-stages to sub_stage_end.
+    auto mainloop_codes = [&](int ks0, int ks_end) {
+      constexpr int kSubs = Cfg::kSubStages;
+      std::uint32_t frag[2][kK16PerStage][4];
+      const int kss0 = ks0 * kSubs, kss_end = kSplitK ? part_sub_stages : sub_stage_end(ks_end);
+      auto stage = [&](auto parity, int kss) {
+        constexpr int buf = decltype(parity)::value;
+        // With two sub-stages a ring stage, the parity is the sub-stage (kss0 is even).
+        constexpr int sub = kSubs == 2 ? buf : 0;
+        if constexpr (sub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+        load_fragment_codes<kElemW, Cfg::kWeightRowBytes, sub>(smem.w[st.index] + part_w, w_row, q, frag[buf]);
+        if (kss > kss0) {
+          ptx::wgmma_wait<0>();
+          // The previous sub-stage: this ring stage's first, or the last of the one before.
+          if constexpr (sub == 1) {
+            promote_blocks(st.index, 0, kss - 1);
+          } else {
+            promote_blocks(st.behind(1), kSubs - 1, kss - 1);
+            release_previous_stage();
+          }
+        }
+        const std::uint64_t x_desc = stage_x_desc(st.index) + sub * (Cfg::kSubStageBytesX >> 4);
+#pragma unroll
+        for (int b = 0; b < 2; ++b)
+#pragma unroll
+          for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(block_partial[b][r]);
+        ptx::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kK16PerStage; ++kk)
+          Mma::mma(block_partial[kk / 2], frag[buf][kk], x_desc + kk * kDescK16Step,
+                   kk % 2 == 0 ? 0u : 1u);
+        ptx::wgmma_commit();
+#pragma unroll
+        for (int b = 0; b < 2; ++b)
+#pragma unroll
+          for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(block_partial[b][r]);
+        if constexpr (sub == kSubs - 1) st.advance();
+      };
+      for (int kss = kss0; kss < kss_end; kss += 2) {
+        stage(std::integral_constant<int, 0>{}, kss);
+        if (kss + 1 < kss_end) stage(std::integral_constant<int, 1>{}, kss + 1);
+        else if constexpr (kSubs == 2) st.advance();  // (the tail stage of one sub-stage)
+      }
+      ptx::wgmma_wait<0>();
+      promote_blocks(st.behind(1), (kss_end - 1) % kSubs, kss_end - 1);
+      release_previous_stage();
+    };
+
+      if constexpr (kCodes)
+        mainloop_codes(work.ks0, work.ks_end);
+      else
+        mainloop_values(work.ks0, work.ks_end, kInterleaves ? work.step : 1);
   };
 
   // ---- fixup of a partial tile (stream-K) ---------------------------------------------------
@@ -680,10 +747,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
     }
-    if constexpr (kCodes)
-      mainloop_codes(work.ks0, work.ks_end);
-    else
-      mainloop_values(work.ks0, work.ks_end, kInterleaves ? work.step : 1);
+    if constexpr (kSplitK) {
+      // (The tests by warp vote: a uniform predicate, so that ptxas keeps each copy's loop in
+      // the uniform datapath as in one warp-uniform branch.)
+      if (__all_sync(0xFFFFFFFFu, part == 0)) run_mainloop(std::integral_constant<int, 0>{}, work);
+      else if (__all_sync(0xFFFFFFFFu, part == 1)) run_mainloop(std::integral_constant<int, 1>{}, work);
+      else if (__all_sync(0xFFFFFFFFu, part == 2)) run_mainloop(std::integral_constant<int, 2>{}, work);
+      else run_mainloop(std::integral_constant<int, 3>{}, work);
+    } else {
+      run_mainloop(std::integral_constant<int, 0>{}, work);
+    }
 
     const int m0 = tile.m * kMPad, n0 = tile.n * Cfg::kBlockN + warp_row0;
     float (&sum)[Cfg::kAccRegs] = total;
@@ -696,6 +769,35 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes>::kThreads, 1)
       exact |= m < p.m && p.x_exact_rows[m] == p.exact_generation;
     }
     exact = ptx::named_barrier_or(1, Cfg::kMathThreads, exact);
+    if constexpr (kSplitK) {
+      // The four parts' sums: warpgroups 1..3 leave theirs in the weight stages (every math
+      // warp is past its last stage: the barrier above), warpgroup 0 adds them in that order
+      // (the same bits every run) and stores the tile.
+      float* buf = reinterpret_cast<float*>(smem.w[0]);
+      static_assert(Cfg::kAccRegs % 4 == 0 && 3 * 128 * Cfg::kAccRegs * 4 <= Cfg::kStages * Cfg::kStageBytesW,
+                    "three warpgroups' sums fit the weight stages");
+      auto at = [&](int from, int r) { return (((from - 1) * Cfg::kAccRegs / 4 + r / 4) * 128 + math_tid % 128) * 4; };
+      if (part != 0) {
+#pragma unroll
+        for (int r = 0; r < Cfg::kAccRegs; r += 4)
+          *reinterpret_cast<float4*>(buf + at(part, r)) = make_float4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]);
+      }
+      ptx::named_barrier_sync(1, Cfg::kMathThreads);
+      // (A warp-vote test: a return ptxas sees as divergent would take the loops of the next
+      // work item out of the uniform datapath: 296 -> 350 SASS a 32-row loop.)
+      if (__all_sync(0xFFFFFFFFu, part != 0)) return;
+#pragma unroll
+      for (int from = 1; from < Cfg::kQuarters; ++from) {
+#pragma unroll
+        for (int r = 0; r < Cfg::kAccRegs; r += 4) {
+          const float4 v = *reinterpret_cast<const float4*>(buf + at(from, r));
+          sum[r] += v.x;
+          sum[r + 1] += v.y;
+          sum[r + 2] += v.z;
+          sum[r + 3] += v.w;
+        }
+      }
+    }
     // A partial tile is stored by the last of its CTAs, once it has summed the partials (or,
     // paired, half of it by each); one call site of each store (their copies per output type
     // are large: instruction cache). The rows this CTA stores: all of the tile's, or one half.

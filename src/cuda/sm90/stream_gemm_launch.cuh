@@ -13,11 +13,11 @@
 
 namespace mxgemm::sm90 {
 
-template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX>
+template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX, bool kSplitK>
 void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                             const StreamGemmParams& p, cudaStream_t stream) {
-  using Cfg = StreamGemmConfig<kMPad, kCodes>;
-  auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW, kCodes, kPermutedX>;
+  using Cfg = StreamGemmConfig<kMPad, kCodes, kSplitK>;
+  auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW, kCodes, kPermutedX, kSplitK>;
   // Once per device and instantiation (the attribute is per device).
   static std::atomic<std::uint64_t> configured{0};
   cuda::once_per_device(configured, [&] {
@@ -72,24 +72,26 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
 #ifdef MXGEMM_STREAM_TRACE
   if (trace) report_stream_trace(q, kMPad, stream);
 #endif
-  if (!p.sched.split_reduce) return;
-  // The split reduction, as a dependent launch too (the streaming kernel lets it start early
-  // and it waits for that grid's end): a thread per 4 elements of a tile, so that all its
-  // loads go out at once.
-  config.gridDim = dim3(kReduceSlices<kMPad, kCodes>, static_cast<unsigned>(p.sched.stream_tiles()));
-  config.blockDim = dim3(kReduceThreads);
-  config.dynamicSmemBytes = 0;
-  config.numAttrs = 1;  // (no clusters: a split reduction is never paired)
-  MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, &stream_reduce_sm90_kernel<kMPad, kCodes>, p));
+  if constexpr (!kSplitK) {  // (kSplitK runs whole tiles: never a split reduction)
+    if (!p.sched.split_reduce) return;
+    // The split reduction, as a dependent launch too (the streaming kernel lets it start early
+    // and it waits for that grid's end): a thread per 4 elements of a tile, so that all its
+    // loads go out at once.
+    config.gridDim = dim3(kReduceSlices<kMPad, kCodes>, static_cast<unsigned>(p.sched.stream_tiles()));
+    config.blockDim = dim3(kReduceThreads);
+    config.dynamicSmemBytes = 0;
+    config.numAttrs = 1;  // (no clusters: a split reduction is never paired)
+    MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, &stream_reduce_sm90_kernel<kMPad, kCodes>, p));
+  }
 }
 
-template <int kMPad, bool kCodes, bool kPermutedX>
+template <int kMPad, bool kCodes, bool kPermutedX, bool kSplitK>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                           const StreamGemmParams& p, DType w_dtype, cudaStream_t stream) {
   if (w_dtype == DType::E4M3)
-    launch_stream_instance<kMPad, DType::E4M3, kCodes, kPermutedX>(tma_w, tma_x, tma_sx, p, stream);
+    launch_stream_instance<kMPad, DType::E4M3, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, stream);
   else
-    launch_stream_instance<kMPad, DType::E5M2, kCodes, kPermutedX>(tma_w, tma_x, tma_sx, p, stream);
+    launch_stream_instance<kMPad, DType::E5M2, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, stream);
 }
 
 }  // namespace mxgemm::sm90

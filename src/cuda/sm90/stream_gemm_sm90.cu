@@ -58,10 +58,9 @@ unsigned int next_exact_generation() {
 // their fp32 block scales in sx[blk * sx_stride + row] (the codes form, kCodes); the MXFP8
 // pre-passes and the codes form's BF16 one also mark the rows that need the exact path
 // (marks). Not called when the launch reads its activation in place (x_direct).
-template <int kMPad, bool kCodes, bool kPermutedX = false, typename Prepass>
-void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass,
-                   cudaStream_t stream) {
-  using Cfg = StreamGemmConfig<kMPad, kCodes>;
+template <int kMPad, bool kCodes, bool kPermutedX, bool kSplitK, typename Prepass>
+void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream) {
+  using Cfg = StreamGemmConfig<kMPad, kCodes, kSplitK>;
   const bool direct = !kCodes && l.x_direct != nullptr;  // codes come from the pre-pass only
   StreamGemmParams p{};
   p.m = l.m;
@@ -72,15 +71,17 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
   MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::int64_t tiles_m = ceil_div(p.m, kMPad), tiles_n = ceil_div(p.n, Cfg::kBlockN);
-  const std::int64_t k_stages = stream_k_stages(p.k, kMPad, kCodes);
+  const std::int64_t k_stages = kSplitK ? split_k_ring_stages(p.k) : stream_k_stages(p.k, kMPad, kCodes);
   // The kernel counts tiles and stream-K units in 32 bits.
   if (tiles_m * tiles_n * k_stages > std::numeric_limits<std::int32_t>::max())
     detail::fail<UnsupportedError>(l.fn, "M x N x K",
                                    detail::concat("below 2^31 tile-stages (", kMPad, " x ", Cfg::kBlockN,
                                                   " x ", Cfg::kRingK, " each) for the streaming kernel"),
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
-  p.sched = StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n), static_cast<int>(k_stages), sms,
-                                 kCodes ? kPhaseMaxImbalanceSmallM : kPhaseMaxImbalance);
+  p.sched = kSplitK ? StreamSchedule::one_tile_per_cta(static_cast<int>(tiles_n), static_cast<int>(k_stages))
+                    : StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n),
+                                           static_cast<int>(k_stages), sms,
+                                           kCodes ? kPhaseMaxImbalanceSmallM : kPhaseMaxImbalance);
   // (The kernel's kInterleaves: the two-warpgroup values form.)
   if constexpr (!kCodes && Cfg::kMathWarpgroups == 2) {
     p.sched.interleave_halves();
@@ -143,7 +144,27 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
       kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{p.m} * 4, kMPad * 4, Cfg::kSxBlocks, kMPad * 4,
                                            CU_TENSOR_MAP_SWIZZLE_NONE)
              : tma_x;
-  launch_stream_kernel<kMPad, kCodes, kPermutedX>(tma_w, tma_x, tma_sx, p, b.data.dtype, stream);
+  launch_stream_kernel<kMPad, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, b.data.dtype, stream);
+}
+
+// The four-warpgroup widths split K among their warpgroups where that schedule fits
+// (split_k_fills; detail::StreamSplitK for tests), one activation tile and K >= kSplitKMinK.
+// On the H200, same run (session 22, bench/results/s22/): see docs/streaming-kernel.md.
+template <int kMPad, bool kCodes, bool kPermutedX = false, typename Prepass>
+void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream) {
+  if constexpr (StreamGemmConfig<kMPad, kCodes>::kMathWarpgroups == 4) {
+    const detail::StreamSplitK mode = detail::stream_split_k();
+    if (mode != detail::StreamSplitK::Never && l.m <= kMPad && b.data.cols >= kSplitKMinK) {
+      int device = 0, sms = 0;
+      MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
+      MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+      if (mode == detail::StreamSplitK::Always || split_k_fills(b.data.rows, sms)) {
+        launch_schedule<kMPad, kCodes, kPermutedX, true>(l, b, prepass, stream);
+        return;
+      }
+    }
+  }
+  launch_schedule<kMPad, kCodes, kPermutedX, false>(l, b, prepass, stream);
 }
 
 // 256-row tiles run the whole K in one wgmma accumulator, with no promotion (their

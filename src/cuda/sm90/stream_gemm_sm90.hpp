@@ -22,8 +22,9 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
 
 // One instantiation per padded width and activation form (stream_gemm_config.cuh: kCodes;
 // kPermutedX: values in the permuted K order, stream_gemm_kernel.cuh), each width in its own
-// translation unit (stream_gemm_m*.cu). tma_sx is read in the codes form only.
-template <int kMPad, bool kCodes, bool kPermutedX = false>
+// translation unit (stream_gemm_m*.cu; kSplitK, the K split among a CTA's four warpgroups:
+// stream_gemm_split_*.cu). tma_sx is read in the codes form only.
+template <int kMPad, bool kCodes, bool kPermutedX = false, bool kSplitK = false>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                           const StreamGemmParams& p, DType w_dtype, cudaStream_t stream);
 

@@ -63,6 +63,18 @@ constexpr double kPhaseMaxImbalance = 1.10;
 // stages cost (bench/results/s17/, session 17).
 constexpr double kPhaseMaxImbalanceSmallM = 1.20;
 
+// The K split among a CTA's four warpgroups (StreamGemmConfig::kSplitK: 64-row weight tiles,
+// one a CTA over the whole K, ring stages of four 128-K parts) runs for one activation tile
+// where those tiles fill 90% to 100% of the SMs (N = 7680..8448 on 132), and K is at least
+// kSplitKMinK (four ring stages: every warpgroup has parts).
+constexpr int kSplitKRowsPerTile = 64;
+constexpr std::int64_t kSplitKMinK = 2048;
+MXGEMM_HOST_DEVICE constexpr std::int64_t split_k_ring_stages(std::int64_t k) { return (k + 511) / 512; }
+inline bool split_k_fills(std::int64_t n, int sms) {
+  const std::int64_t tiles = (n + kSplitKRowsPerTile - 1) / kSplitKRowsPerTile;
+  return tiles <= sms && tiles * 10 >= static_cast<std::int64_t>(sms) * 9;
+}
+
 struct StreamTile {
   int m, n;  // activation tile (kMPad rows), weight tile (kBlockN rows)
 };
@@ -137,6 +149,11 @@ struct StreamSchedule {
   // Whether every CTA has one interleaved half (the condition for `paired`).
   MXGEMM_HOST_DEVICE bool one_half_per_cta() const {
     return interleaved && dp_tiles == 0 && ctas == 2 * stream_tiles();
+  }
+
+  // Whole tiles of one activation tile, one a CTA (tile c on CTA c): the kSplitK schedule.
+  static StreamSchedule one_tile_per_cta(int tiles_n, int k_stages) {
+    return StreamSchedule{1, tiles_n, k_stages, tiles_n, 0, tiles_n, false, 1, 0};
   }
 
   // One CTA per SM, fewer when the work is short. max_imbalance: set_phase_chunk's limit.
