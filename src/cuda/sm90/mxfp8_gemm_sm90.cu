@@ -5,6 +5,7 @@
 
 #include "core/check.hpp"
 #include "core/kernel_override.hpp"
+#include "cuda/common/device_sms.hpp"
 #include "cuda/common/once_per_device.hpp"
 #include "cuda/common/tensor_map.hpp"
 #include "cuda/common/workspace.hpp"
@@ -21,7 +22,8 @@ namespace {
 bool use_skinny(bool supported, std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only) {
   switch (detail::sm90_kernel()) {
     case detail::Sm90Kernel::Skinny: return supported;
-    case detail::Sm90Kernel::Auto: return supported && skinny_gemm_preferred(m, n, k, weight_only);
+    case detail::Sm90Kernel::Auto:
+      return supported && skinny_gemm_preferred(m, n, k, weight_only, cuda::current_device_sms());
     default: return false;
   }
 }
@@ -36,9 +38,7 @@ void launch(const CUtensorMap& tma_a, const CUtensorMap& tma_b, const Mxfp8GemmP
     MXGEMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            Cfg::kSmemBytes));
   });
-  int device = 0, sms = 0;
-  MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int sms = cuda::current_device_sms();
   const int tiles = p.tiles_m * p.tiles_n;
   const int grid = tiles < sms ? tiles : sms;
   kernel<<<grid, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(tma_a, tma_b, p);

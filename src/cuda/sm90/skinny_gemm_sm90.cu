@@ -4,6 +4,7 @@
 
 #include "cuda/common/workspace.hpp"
 #include "cuda/sm90/scale_prepass.hpp"
+#include "cuda/sm90/stream_schedule.hpp"
 #include "mxgemm/layout.hpp"
 
 namespace mxgemm::sm90 {
@@ -44,8 +45,9 @@ bool skinny_gemm_supports(std::int64_t m, std::int64_t n, std::int64_t k) {
          ceil_div(n, kSkinnyBlockN) * ceil_div(scale_cols(k), kSkinnyGroupBlocks) < (std::int64_t{1} << 31);
 }
 
-bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only) {
+bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only, int sms) {
   if (!skinny_gemm_supports(m, n, k)) return false;
+  if (k >= (weight_only ? kSplitKMinK : kSplitKOverSkinnyMinK) && split_k_fills(n, sms)) return false;
   const std::int64_t weight = n * k;
   if (weight_only) return m <= kSkinnyMaxWeightOnlyM && weight <= kSkinnyMaxWeightElems;
   return m <= kSkinnyAnyWeightM ? weight <= kSkinnyMaxWeightElemsFewRows : weight <= kSkinnyMaxWeightElems;

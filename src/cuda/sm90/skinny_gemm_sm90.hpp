@@ -20,7 +20,13 @@ constexpr std::int64_t kSkinnyMaxM = 16;
 // 28672 x 8192 and 8192 x 28672 1-5% faster on the streaming kernel); 9..16 MXFP8 rows, or up
 // to kSkinnyMaxWeightOnlyM BF16 rows, on weights of at most kSkinnyMaxWeightElems (32 MB:
 // 4096 x 8192 is 8-24% faster here; 14336 x 4096, 4096 x 14336 and 8192^2 up to 13% faster on
-// the streaming kernel at 12 rows, 1-6% for BF16 rows). More rows run on the streaming kernel.
+// the streaming kernel at 12 rows, 1-6% for BF16 rows). More rows run on the streaming kernel,
+// and so do the weights whose K it splits among its warpgroups (split_k_fills: N = 8192 on 132
+// SMs) from kSplitKOverSkinnyMinK (MXFP8) or kSplitKMinK (BF16): on the H200, same run, two
+// rounds (session 22, bench/results/s22/b5), the split was 0-4% faster than the skinny kernel
+// for 1..8 MXFP8 rows at 8192^2 (26.4-27.5 us) but 2-7% slower at K = 2048 and 4096, and 4-6%
+// faster for 1..8 BF16 rows at K = 2048 and 4096.
+constexpr std::int64_t kSplitKOverSkinnyMinK = 8192;
 constexpr std::int64_t kSkinnyMaxWeightElemsFewRows = std::int64_t{1} << 27;
 constexpr std::int64_t kSkinnyMaxWeightElems = std::int64_t{1} << 25;
 constexpr std::int64_t kSkinnyAnyWeightM = 8;
@@ -30,8 +36,9 @@ constexpr std::int64_t kSkinnyMaxWeightOnlyM = 8;
 // most kSkinnyMaxM rows, and fewer than 2^31 work units (skinny_schedule.hpp).
 bool skinny_gemm_supports(std::int64_t m, std::int64_t n, std::int64_t k);
 
-// Whether it is the kernel to pick for it (supported, and the measured crossover above).
-bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only);
+// Whether it is the kernel to pick for it on a device of `sms` SMs (supported, and the
+// measured crossover above).
+bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only, int sms);
 
 // D = alpha * A x B^T when skinny_gemm_supports.
 void launch_skinny_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,

@@ -8,6 +8,7 @@
 
 #include "core/check.hpp"
 #include "core/kernel_override.hpp"
+#include "cuda/common/device_sms.hpp"
 #include "cuda/common/tensor_map.hpp"
 #include "cuda/common/workspace.hpp"
 #include "cuda/sm90/activation_prepass.hpp"
@@ -67,9 +68,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   p.n = static_cast<int>(b.data.rows);
   p.k = static_cast<int>(b.data.cols);
   p.scale_cols = static_cast<int>(scale_cols(p.k));
-  int device = 0, sms = 0;
-  MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int sms = cuda::current_device_sms();
   const std::int64_t tiles_m = ceil_div(p.m, kMPad), tiles_n = ceil_div(p.n, Cfg::kBlockN);
   const std::int64_t k_stages = kSplitK ? split_k_ring_stages(p.k) : stream_k_stages(p.k, kMPad, kCodes);
   // The kernel counts tiles and stream-K units in 32 bits.
@@ -155,10 +154,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   if constexpr (StreamGemmConfig<kMPad, kCodes>::kMathWarpgroups == 4) {
     const detail::StreamSplitK mode = detail::stream_split_k();
     if (mode != detail::StreamSplitK::Never && l.m <= kMPad && b.data.cols >= kSplitKMinK) {
-      int device = 0, sms = 0;
-      MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
-      MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      if (mode == detail::StreamSplitK::Always || split_k_fills(b.data.rows, sms)) {
+      if (mode == detail::StreamSplitK::Always || split_k_fills(b.data.rows, cuda::current_device_sms())) {
         launch_schedule<kMPad, kCodes, kPermutedX, true>(l, b, prepass, stream);
         return;
       }
