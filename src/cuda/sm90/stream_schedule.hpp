@@ -65,7 +65,7 @@ constexpr double kPhaseMaxImbalanceSmallM = 1.20;
 
 // The K split among a CTA's four warpgroups (StreamGemmConfig::kSplitK: 64-row weight tiles,
 // one a CTA over the whole K, ring stages of four 128-K parts) runs for one activation tile
-// where those tiles fill 90% to 100% of the SMs (N = 7680..8448 on 132), and K is at least
+// where those tiles fill 90% to 100% of the SMs (N = 7553..8448 on 132), and K is at least
 // kSplitKMinK (four ring stages: every warpgroup has parts).
 constexpr int kSplitKRowsPerTile = 64;
 constexpr std::int64_t kSplitKMinK = 2048;
