@@ -48,8 +48,8 @@ struct StreamGemmConfig {
   // 22, bench/results/s22/b2), and a TMA ring streamed 64-row tiles over the whole K in 22.3 us
   // against 23.9 for 256-row tiles in K quarters (same run).
   static constexpr bool kSplitK = kSplitK_;
-  static constexpr int kQuarters = kSplitK ? kMathWarpgroups : 1;   // 128-K parts of a ring stage
-  static constexpr int kBlockN = kSplitK ? 64 : 64 * kMathWarpgroups;  // weight rows per tile
+  static constexpr int kQuarters = kSplitK ? kSplitKParts : 1;  // 128-K parts of a ring stage
+  static constexpr int kBlockN = kSplitK ? kSplitKRowsPerTile : 64 * kMathWarpgroups;  // weight rows per tile
   static constexpr int kScaleChunks = kSplitK ? kQuarters : kBlockN / 128;  // 128-row scale chunks per ring stage
   static constexpr int kMathThreads = 128 * kMathWarpgroups;
   // The first of the tile's weight rows that math thread `math_tid`'s warp holds (16 rows a
@@ -71,7 +71,8 @@ struct StreamGemmConfig {
   static constexpr int kRingK = kStageK * kSubStages;
   static_assert(kStageK == kStreamSubStageK, "stream_k_stages counts the sub-stages of mainloop.cuh");
   static constexpr int kWeightRowBytes = kRingK;  // a weight row of a stage: 64B or 128B swizzled
-  static constexpr int kStageBytesW = kQuarters * kBlockN * kRingK;  // fp8 weight rows (kSplitK: a box a part)
+  static constexpr int kPartBytesW = kBlockN * kRingK;           // fp8 weight rows of one part (one TMA box)
+  static constexpr int kStageBytesW = kQuarters * kPartBytesW;   // of a ring stage
   static constexpr int kSubStageBytesX = kMPad * kStageK * 2;  // bf16 values or fp16 codes, one sub-stage
   static constexpr int kStageBytesX = kSubStageBytesX * kSubStages;  // of one 128-K part
   static constexpr int kRingBytesX = kStageBytesX * kQuarters;       // of a ring stage
@@ -157,9 +158,10 @@ struct StreamGemmConfig {
   static_assert(!kCodes || kMPad <= 16,
                 "the codes form keeps two block partials and two fragments in registers: built for "
                 "up to 16 activation rows");
-  static_assert(kSplitK ? kBlockN == 64 && kMathWarpgroups == 4 : kBlockN % 128 == 0 && kBlockN <= 256,
+  static_assert(kSplitK ? kBlockN == 64 && kQuarters == kMathWarpgroups : kBlockN % 128 == 0 && kBlockN <= 256,
                 "whole scale chunks (kSplitK: a 64-row tile, half a chunk, for four warpgroups); one TMA box of rows");
-  static_assert(!kSplitK || kSubStages == 2, "K split in 128-K parts");
+  static_assert(!kSplitK || (kSubStages == 2 && kRingK * kQuarters == 2 * kStreamSubStageK * kSplitKParts),
+                "K split in 128-K parts, as split_k_ring_stages counts them");
   static_assert(kSubStageBytesX % 1024 == 0 && kStageBytesW % 1024 == 0,
                 "every stage (and sub-stage) buffer must start on a 1024-byte swizzle boundary");
   static_assert(kSubStages == 1 || kSubStages == 2, "a 64B-swizzled or a 128B-swizzled weight row");

@@ -165,7 +165,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
             const int kq = ks * Cfg::kQuarters + j;
             ptx::tma_load_2d(smem.scales[s] + j * kScaleChunkBytes, &p.sw.map, &smem.full[s], 0,
                              scale_chunk_row(n / 2, p.sw.col_tiles, kq * Cfg::kSubStages));
-            ptx::tma_load_2d(smem.w[s] + j * (Cfg::kBlockN * Cfg::kRingK), &tma_w, &smem.full[s], kq * Cfg::kRingK,
+            ptx::tma_load_2d(smem.w[s] + j * Cfg::kPartBytesW, &tma_w, &smem.full[s], kq * Cfg::kRingK,
                              n * Cfg::kBlockN, read_once_policy);
           }
         } else {
@@ -291,10 +291,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   // the rare follow-up of the watch. Scale lanes make a NaN scale +Inf, so with them a NaN
   // block with nonzero codes counts too.
   auto rows_need_exact = [&](int tn, int ks0, int ks_end) {
-    constexpr int kBlocksPerStage = Cfg::kBlocksPerStage;
     return weight_rows_need_exact<kElemW, !kCodes && kLaneScales>(
-        p.exact.w, p.sw, p.n, p.k, tn * Cfg::kBlockN + w_row, kBlocksPerStage * ks0,
-        kBlocksPerStage * ks_end < p.scale_cols ? kBlocksPerStage * ks_end : p.scale_cols);
+        p.exact.w, p.sw, p.n, p.k, tn * Cfg::kBlockN + w_row, Cfg::kBlocksPerStage * ks0,
+        Cfg::kBlocksPerStage * ks_end < p.scale_cols ? Cfg::kBlocksPerStage * ks_end : p.scale_cols);
   };
   // wgmma descriptors of the activation stages: the one of stage 0 plus the stage's offset in
   // the descriptor's address field (16-byte units; shared memory ends below 256 KB, so the
@@ -347,7 +346,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
       const int last_subs = k_sub_stages - last * Cfg::kSubStages;
       return (parts - 1) * Cfg::kSubStages + (last_subs < Cfg::kSubStages ? last_subs : Cfg::kSubStages);
     }();
-    constexpr int part_w = kPart * (Cfg::kBlockN * Cfg::kRingK);
+    constexpr int part_w = kPart * Cfg::kPartBytesW;
     constexpr int part_scales = kPart * kScaleChunkBytes;
     constexpr int part_sx = kPart * Cfg::kSxSmemFloats;
     // The 64-K sub-stage of K that this warpgroup's local sub-stage kss is (kSplitK: in part

@@ -68,8 +68,13 @@ constexpr double kPhaseMaxImbalanceSmallM = 1.20;
 // where those tiles fill 90% to 100% of the SMs (N = 7553..8448 on 132), and K is at least
 // kSplitKMinK (four ring stages: every warpgroup has parts).
 constexpr int kSplitKRowsPerTile = 64;
+constexpr int kSplitKParts = 4;  // 128-K parts of a ring stage, one a warpgroup
 constexpr std::int64_t kSplitKMinK = 2048;
-MXGEMM_HOST_DEVICE constexpr std::int64_t split_k_ring_stages(std::int64_t k) { return (k + 511) / 512; }
+// Ring stages of K: kSplitKParts 128-K stages (two sub-stages) each.
+MXGEMM_HOST_DEVICE constexpr std::int64_t split_k_ring_stages(std::int64_t k) {
+  constexpr std::int64_t kRingK = kSplitKParts * 2 * kStreamSubStageK;
+  return (k + kRingK - 1) / kRingK;
+}
 inline bool split_k_fills(std::int64_t n, int sms) {
   const std::int64_t tiles = (n + kSplitKRowsPerTile - 1) / kSplitKRowsPerTile;
   return tiles <= sms && tiles * 10 >= static_cast<std::int64_t>(sms) * 9;
