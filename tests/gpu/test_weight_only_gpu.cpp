@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -255,6 +256,32 @@ TEST(GpuWeightOnly, SplitKAmongWarpgroupsMatchesReference) {
       EXPECT_EQ(count_differences(e.out, weight_only_reference(a2, wt, nullptr, DType::FP32, 1.0f)), 0)
           << what << ", tiny weights";
     }
+}
+
+// The split's values forms at long K (GpuStreamGemm.SplitKValuesFormOfLongKMatchesReference):
+// 13 rows (the 16-row values form) and 30 (the 32-row form, natural K order) at K = 65536,
+// forced, every output type; the error is printed as the margin.
+TEST(GpuWeightOnly, SplitKValuesFormOfLongKMatchesReference) {
+  MXGEMM_REQUIRE_GPU();
+  const detail::ScopedStreamSplitK split(detail::StreamSplitK::Always);
+  std::mt19937 rng = fresh_rng();
+  const std::int64_t n = 136, k = 65536;
+  for (const std::int64_t m : {13, 30}) {
+    const HostWide a = random_wide(m, k, DType::BF16, rng);
+    const HostMxOperand w = random_mx_operand(n, k, rng);
+    for (DType out : {DType::FP32, DType::BF16, DType::FP16}) {
+      const std::string what = "split K, " + std::to_string(m) + " x 136 x 65536 " + dtype_name(out);
+      const GpuResult g = run_weight_only(a, w, nullptr, out, 1.0f, detail::Sm90Kernel::Streaming);
+      if (g.unsupported) GTEST_SKIP() << "no weight-only kernel on this backend";
+      EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+      const CloseStats c = expect_close(g, weight_only_reference(a, w, nullptr, out, 1.0f),
+                                        weight_only_reference(a, w, nullptr, DType::FP32, 1.0f),
+                                        weight_only_reference(a.absolute(), absolute(w), nullptr, DType::FP32, 1.0f),
+                                        k, what);
+      std::printf("[ margin   ] %s: relative Frobenius error %.3g, %.4f equal to the rounded reference\n",
+                  what.c_str(), c.rel_frobenius, c.equal_fraction);
+    }
+  }
 }
 
 // Weight scale bytes outside the exact window (scale_window.cuh): tiny (0..10), huge

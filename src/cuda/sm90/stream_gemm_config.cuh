@@ -102,7 +102,11 @@ struct StreamGemmConfig {
   // over long K). 256 rows need all their registers for the accumulator, which then runs
   // over the whole K; their error grows faster with K, so the launcher takes them only up to
   // the K where it was measured within the bars (wide_tiles_accurate in stream_gemm_sm90.cu;
-  // GpuStreamGemm.WideTilesAndLongKMatchReference prints the margins).
+  // GpuStreamGemm.WholeTilesOfLongKMatchReference prints the margins).
+  // The split's values forms (kSplitValues) promote in registers too, every 512 K of a
+  // warpgroup's part, and hold two fragments (below): with the split's own one-item walk
+  // (walk_work) the registers are there, and ptxas no longer serializes their wgmmas.
+  static constexpr bool kSplitValues = kSplitK_ && !kCodes_;
   static constexpr bool kPromoteInRegisters = kMPad <= 128;
   static constexpr int kStagesPerPromotion = 8;
   // The 16-row values form (BF16 activations of 9..16 rows) keeps that fp32 sum in shared
@@ -111,10 +115,11 @@ struct StreamGemmConfig {
   // 21, bench/results/s21/b2): weight-only 9 / 16 x 28672 x 8192 70.8-71.0 / 70.9-71.1 ->
   // 68.9-69.1 / 69.6-69.8 us, 16 x 8192 x 28672 72.7-72.8 -> 71.6-71.7. At 32 rows the same
   // change was 0-2.5% slower (MXFP8 32 x 8192 x 28672 76.0-76.7 -> 77.8-78.8), so it stays there.
-  static constexpr bool kPromoteInSmem = !kCodes && kMPad == 16;
+  static constexpr bool kPromoteInSmem = !kCodes && kMPad == 16 && !kSplitValues;
   // Values form: fragments in registers. Two let a warpgroup convert the next stage while
-  // its previous wgmmas run; the other four-warpgroup shapes have no registers for the second.
-  static constexpr int kValueFragments = kMathWarpgroups == 2 || kPromoteInSmem ? 2 : 1;
+  // its previous wgmmas run; the other four-warpgroup shapes have no registers for the second
+  // (the stream-K walk's state takes them).
+  static constexpr int kValueFragments = kMathWarpgroups == 2 || kPromoteInSmem || kSplitValues ? 2 : 1;
   static constexpr int kAccRegs = kMPad / 2;
   // Partial tiles read per L2 round trip in the stream-K fixup, as many as the registers
   // left at that point hold without spilling (measured with ptxas): a tile split over 16 CTAs

@@ -209,7 +209,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         for (int s = 0; s < count; ++s) load_activation(prologue_m[s], prologue_ks[s], s);
       };
       RingIndex<Cfg::kStages> st;
-      for_each_work<kInterleaves>(sched, cta, ctas, [&](const StreamWork& work) {
+      walk_work<kInterleaves, kSplitK>(sched, cta, ctas, [&](const StreamWork& work) {
         const StreamTile tile = sched.coord(work.tile);
 #if MXGEMM_TRACE_ON
         if (issued == 0) MXGEMM_TRACE_SET(kTrWorkReady, MXGEMM_TRACE_NOW());
@@ -349,25 +349,35 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     constexpr int part_w = kPart * Cfg::kPartBytesW;
     constexpr int part_scales = kPart * kScaleChunkBytes;
     constexpr int part_sx = kPart * Cfg::kSxSmemFloats;
-    // The 64-K sub-stage of K that this warpgroup's local sub-stage kss is (kSplitK: in part
-    // kPart of ring stage kss / kSubStages), for the scale bytes and their padding past K.
-    auto k_sub_stage = [&](int kss) {
-      if constexpr (kSplitK)
-        return ((kss / Cfg::kSubStages) * Cfg::kQuarters + kPart) * Cfg::kSubStages + kss % Cfg::kSubStages;
-      else
-        return kss;
-    };
+    // What the scale readers see of sub-stage kss: its index and the scale blocks of K, so that
+    // the second block of the sub-stage that ends K at its first half (K % 64 in 1..32) reads as
+    // scale 1 (its byte is the chunk's padding). kSplitK: the local index kss has the parity of
+    // the sub-stage of K it is (a ring stage's parts are whole 128-K stages), and only the last
+    // sub-stage of K can be padded, so a local bound stands for the blocks: that sub-stage's, if
+    // it is this part's, else none. (The local-to-global index a sub-stage cost every split loop
+    // registers and instructions.)
+    const int split_scale_blocks = [&] {
+      if constexpr (kSplitK) {
+        const int last = (p.scale_cols - 1) / 2;  // the last sub-stage of K
+        if (p.scale_cols % 2 == 0 || (last / Cfg::kSubStages) % Cfg::kQuarters != kPart)
+          return 0x7FFFFFFF;
+        return 2 * ((last / Cfg::kSubStages / Cfg::kQuarters) * Cfg::kSubStages + last % Cfg::kSubStages) + 1;
+      } else {
+        return 0;
+      }
+    }();
+    auto scale_blocks = [&] { return kSplitK ? split_scale_blocks : p.scale_cols; };
     auto weight_scales = [&](int stage, int ks, float (&sw)[2][2]) {
       fragment_scales<kElemW, Cfg::kWatchesWeight, Cfg::kShiftDecodesScales>(smem.scales[stage] + part_scales, scale_at,
-                                                                              k_sub_stage(ks), p.scale_cols, sw,
+                                                                              ks, scale_blocks(), sw,
                                                                               outside_window);
     };
     auto weight_scales_bf16 = [&](int stage, int ks, ValueScales& sw) {
       if constexpr (kLaneScales)
-        fragment_scales_bf16<kElemW>(smem.scales[stage] + part_scales, scale_at, k_sub_stage(ks), p.scale_cols, sw,
+        fragment_scales_bf16<kElemW>(smem.scales[stage] + part_scales, scale_at, ks, scale_blocks(), sw,
                                      outside_bits);
       else
-        fragment_scales_bf16<kElemW>(smem.scales[stage] + part_scales, scale_at, k_sub_stage(ks), p.scale_cols, sw,
+        fragment_scales_bf16<kElemW>(smem.scales[stage] + part_scales, scale_at, ks, scale_blocks(), sw,
                                      outside_window);
     };
     auto stage_x_desc = [&](int stage) {
@@ -735,7 +745,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     return second ? 1 : 0;
   };
 
-  for_each_work<kInterleaves>(sched, cta, ctas, [&](const StreamWork& work) {
+  walk_work<kInterleaves, kSplitK>(sched, cta, ctas, [&](const StreamWork& work) {
     const StreamTile tile = sched.coord(work.tile);
     outside_window = false;
     outside_bits = 0;
@@ -801,7 +811,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     // paired, half of it by each); one call site of each store (their copies per output type
     // are large: instruction cache). The rows this CTA stores: all of the tile's, or one half.
     int m_store = m0, m_rows = kMPad, pair_half = 0;
-    if (!work.whole(sched.k_stages)) {
+    if (!kSplitK && !work.whole(sched.k_stages)) {
       const bool start_part = work.ks0 == 0 && work.step == 1;
       bool stores;
       if constexpr (kInterleaves) {

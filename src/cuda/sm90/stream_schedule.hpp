@@ -284,4 +284,15 @@ MXGEMM_HOST_DEVICE void for_each_work(const StreamSchedule& s, int cta, int ctas
   }
 }
 
+// for_each_work, or for the kSplitK schedule (one_tile_per_cta) its one item, tile `cta` over
+// the whole K, without the walk's loop state (the split's loops need those registers).
+template <bool kInterleave, bool kOneTilePerCta, typename F>
+MXGEMM_HOST_DEVICE void walk_work(const StreamSchedule& s, int cta, int ctas, F&& f) {
+  if constexpr (kOneTilePerCta) {
+    if (cta < s.dp_tiles) f(StreamWork{cta, -1, 0, s.k_stages, 1});
+  } else {
+    for_each_work<kInterleave>(s, cta, ctas, f);
+  }
+}
+
 }  // namespace mxgemm::sm90
