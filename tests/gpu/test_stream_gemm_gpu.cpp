@@ -114,6 +114,41 @@ TEST(GpuStreamGemm, SplitKAmongWarpgroupsMatchesReference) {
   }
 }
 
+// The split's values forms promote every 512 K of a warpgroup's part, as the stream-K kernels
+// do, and add the four parts' sums in fp32 (without the promotion, 16384 K a part came out at
+// 1.9e-5 relative error in FP32 and 94% correctly rounded in FP16: session 23). Long K
+// (65536, forced): 30 rows (the 32-row values form, permuted K order), operands of both signs
+// and of one sign, every output type; the error is printed as the margin.
+TEST(GpuStreamGemm, SplitKValuesFormOfLongKMatchesReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  const detail::ScopedStreamSplitK split(detail::StreamSplitK::Always);
+  std::mt19937 rng = fresh_rng();
+  const std::int64_t m = 30, n = 136, k = 65536;
+  for (const bool same_sign : {false, true}) {
+    MxOptions o;
+    if (same_sign) {  // smaller scales: sums of 65536 positive products stay finite in FP16
+      o.scale_lo = 112;
+      o.scale_hi = 118;
+    }
+    HostMxOperand a = random_mx_operand(m, k, rng, o);
+    HostMxOperand b = random_mx_operand(n, k, rng, o);
+    if (same_sign) {
+      a = absolute(a);
+      b = absolute(b);
+    }
+    for (DType out : {DType::FP32, DType::BF16, DType::FP16}) {
+      const std::string what = "split K, " + shape_name(m, n, k) + (same_sign ? " same-sign " : " ") + dtype_name(out);
+      const GpuResult g = run_gpu(a, b, out, 1.0f, 1, kStreaming);
+      EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+      EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+      const CloseStats c = expect_matches_reference(a, b, g, 1.0f, what);
+      std::printf("[ margin   ] %s: relative Frobenius error %.3g, %.4f equal to the rounded reference\n",
+                  what.c_str(), c.rel_frobenius, c.equal_fraction);
+    }
+  }
+}
+
 // Where the 64-row tiles fill 90-100% of the SMs (8192 weight rows on 132 SMs), the launcher
 // takes the split by itself (split_k_fills); the result matches the reference, and the
 // stream-K schedule's (Never) within the same tolerance.
@@ -315,9 +350,56 @@ TEST(GpuStreamGemm, LargeMInTilesMatchesReference) {
   }
 }
 
-// More than 128 rows: activation tiles of 256 rows, which sum the whole K in the wgmma
-// accumulator (no promotion), up to the K where their error was measured within the bars
-// (16384 for FP32/FP16 out, 65536 for BF16); longer K takes the promoted 128-row tiles
+// The first `rows` rows of a swizzled-scale operand (its scales re-stored for those rows), and
+// of a GPU result: for a reference of part of a large GEMM.
+HostMxOperand first_rows(const HostMxOperand& op, std::int64_t rows) {
+  HostMxOperand s = op;
+  s.rows = rows;
+  s.data.resize(static_cast<size_t>(rows * op.data_stride));
+  s.logical_scales.resize(static_cast<size_t>(rows * op.n_scale_cols()));
+  s.relayout(ScaleLayout::Swizzled128x4, 0, op.scale_pad);
+  return s;
+}
+GpuResult first_rows(const GpuResult& g, std::int64_t rows) {
+  GpuResult s = g;
+  s.out.rows = rows;
+  s.out.bytes.resize(static_cast<size_t>(rows * g.out.stride * dtype_size(g.out.dtype)));
+  return s;
+}
+
+// Tiles dealt whole sum a tile's whole K in one CTA: 33 x 8 tiles of 256 activation rows x 128
+// weight rows (two waves on 132 SMs: the schedule deals them whole). K from 2048 to 28672, every
+// output type, at the tiles the launcher picks for it: unpromoted 256-row tiles up to the K of
+// wide_tiles_accurate (2048 FP16, 4096 FP32, 8192 BF16; each output type meets its limit here),
+// promoted 128-row tiles beyond. Against the reference on the first 32 rows (one tile's rows
+// carry the same chain of K as any other's); the error is printed as the margin. (Before session
+// 23 the 256-row tiles ran up to K = 16384 / 65536 and failed this: FP32 1.9e-5 at 16384, FP16
+// 97.2% at 8192.)
+TEST(GpuStreamGemm, WholeTilesOfLongKMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  const std::int64_t m = 8448, n = 1024, rows = 32;
+  for (const std::int64_t k : {2048, 4096, 8192, 28672}) {
+    const HostMxOperand a = random_mx_operand(m, k, rng);
+    const HostMxOperand b = random_mx_operand(n, k, rng);
+    const HostMxOperand a0 = first_rows(a, rows);
+    const HostOutput exact = run_reference(a0, b, DType::FP32, 1.0f);
+    const HostOutput abs_sum = run_reference(absolute(a0), absolute(b), DType::FP32, 1.0f);
+    for (DType out : {DType::FP32, DType::BF16, DType::FP16}) {
+      const std::string what = shape_name(m, n, k) + " " + dtype_name(out) + ", first 32 rows";
+      const GpuResult g = run_gpu(a, b, out, 1.0f, 0, kStreaming);
+      const CloseStats c = expect_close(first_rows(g, rows), out == DType::FP32 ? exact : run_reference(a0, b, out, 1.0f),
+                                        exact, abs_sum, k, what);
+      std::printf("[ margin   ] %s: relative Frobenius error %.3g, %.4f equal to the rounded reference\n",
+                  what.c_str(), c.rel_frobenius, c.equal_fraction);
+    }
+  }
+}
+
+// More than 128 rows: activation tiles of 256 rows, which sum a CTA's share of K in the wgmma
+// accumulator (no promotion), up to the K of wide_tiles_accurate (8192 for BF16 out, 4096 FP32,
+// 2048 FP16; WholeTilesOfLongKMatchReference); longer K takes the promoted 128-row tiles
 // (stream_gemm_sm90.cu). Tails in M, N and K (a short last scale block), every output type,
 // operands of both signs and of one sign; the measured error is printed as the margin.
 TEST(GpuStreamGemm, WideTilesAndLongKMatchReference) {
