@@ -271,6 +271,14 @@ __device__ __forceinline__ std::uint32_t atomic_add_acq_rel_gpu(std::uint32_t* p
   return old;
 }
 
+// red.global.add.v4.f32 (PTX ISA 9.7.13.6, sm_90+): four fp32 adds to 16 consecutive bytes
+// (16-byte aligned), each rounded to nearest, with no value returned; subnormal inputs and
+// results flush to zero (as every f32 atomic add: REDG...FTZ.RN). A thread's own adds to one
+// location take effect in program order, so a sum only one thread adds into is deterministic.
+__device__ __forceinline__ void red_add_v4(float* p, float a, float b, float c, float d) {
+  asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(a), "f"(b), "f"(c), "f"(d) : "memory");
+}
+
 // ld.acquire.gpu: a stream-K counter read before deciding whether to publish a partial; the
 // writes published before the adds it observes are visible to this thread after it.
 __device__ __forceinline__ std::uint32_t ld_acquire_gpu(const std::uint32_t* p) {

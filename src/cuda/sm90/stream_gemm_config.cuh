@@ -99,15 +99,19 @@ struct StreamGemmConfig {
   // Up to 128 activation rows, each group of 8 stages (512 K) is summed in a fresh wgmma
   // accumulator and added into a second set of registers with ordinary fp32 adds (the
   // tiled kernel's lesson: the tensor core's accumulation is not round-to-nearest and drifts
-  // over long K). 256 rows need all their registers for the accumulator, which then runs
-  // over the whole K; their error grows faster with K, so the launcher takes them only up to
-  // the K where it was measured within the bars (wide_tiles_accurate in stream_gemm_sm90.cu;
-  // GpuStreamGemm.WholeTilesOfLongKMatchReference prints the margins).
+  // over long K). 256 rows need all their registers for the accumulator (kPromoteInGlobal).
   // The split's values forms (kSplitValues) promote in registers too, every 512 K of a
   // warpgroup's part, and hold two fragments (below): with the split's own one-item walk
   // (walk_work) the registers are there, and ptxas no longer serializes their wgmmas.
   static constexpr bool kSplitValues = kSplitK_ && !kCodes_;
   static constexpr bool kPromoteInRegisters = kMPad <= 128;
+  // 256 rows have no registers for a promoted sum: theirs lives in global memory (L2), a slot
+  // a CTA, into which each thread adds its accumulators (red.add, in program order: the same
+  // bits every run) every p.promote_stages sub-stages, as many as the output type's bars allow
+  // in one chain (unpromoted_chain_k in stream_gemm_sm90.cu). Without it, tiles dealt whole
+  // chained all of K and missed the bars beyond K = 2048..8192 (session 23;
+  // GpuStreamGemm.WholeTilesOfLongKMatchReference prints the margins).
+  static constexpr bool kPromoteInGlobal = kMPad == 256;
   static constexpr int kStagesPerPromotion = 8;
   // The 16-row values form (BF16 activations of 9..16 rows) keeps that fp32 sum in shared
   // memory (a thread's own column of kAccRegs floats, touched once per promotion), which frees

@@ -260,6 +260,12 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   // smem.promoted (kPromoteInSmem; then `result` is unused).
   float result[Cfg::kAccRegs];
   float* const promoted = smem.promoted + math_tid;
+  // kPromoteInGlobal: this thread's kAccRegs floats of the CTA's slot, and whether the current
+  // work item has promoted into them.
+  float* const global_promoted =
+      Cfg::kPromoteInGlobal ? p.promoted + (static_cast<std::int64_t>(cta) * Cfg::kMathThreads + math_tid) * Cfg::kAccRegs
+                            : nullptr;
+  bool promoted_to_global = false;
 
   // The previous stage's wgmmas are complete: its weight and activation may be overwritten.
   // No proxy fence: the weight's generic loads have completed (their values fed those
@@ -406,6 +412,34 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
           ptx::fence_operand(partial[i]);
           result[i] += partial[i];
         }
+      } else if constexpr (Cfg::kPromoteInGlobal) {
+        // The first group is stored, later ones added (red.add: no load in the loop); the last
+        // is added to the slot's sum, read back once (after a fence: the adds have landed).
+#pragma unroll
+        for (int i = 0; i < Cfg::kAccRegs; ++i) ptx::fence_operand(partial[i]);
+        auto* slot4 = reinterpret_cast<float4*>(global_promoted);
+        if (last) {
+          if (promoted_to_global) {
+            __threadfence();
+#pragma unroll
+            for (int i = 0; i < Cfg::kAccRegs; i += 4) {
+              const float4 v = __ldcg(slot4 + i / 4);
+              partial[i] = v.x + partial[i];
+              partial[i + 1] = v.y + partial[i + 1];
+              partial[i + 2] = v.z + partial[i + 2];
+              partial[i + 3] = v.w + partial[i + 3];
+            }
+          }
+        } else if (!promoted_to_global) {
+#pragma unroll
+          for (int i = 0; i < Cfg::kAccRegs; i += 4)
+            __stcg(slot4 + i / 4, make_float4(partial[i], partial[i + 1], partial[i + 2], partial[i + 3]));
+          promoted_to_global = true;
+        } else {
+#pragma unroll
+          for (int i = 0; i < Cfg::kAccRegs; i += 4)
+            ptx::red_add_v4(global_promoted + i, partial[i], partial[i + 1], partial[i + 2], partial[i + 3]);
+        }
       }
     };
     auto issue_values = [&](const std::uint32_t (&frag)[kK16PerStage][4], bool fresh, int sub = 0) {
@@ -459,6 +493,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         // in flight). With two sub-stages a ring stage the parity is the sub-stage.
         constexpr int kSubs = Cfg::kSubStages;
         std::uint32_t frag[2][kK16PerStage][4];
+        // kPromoteInGlobal: the next sub-stage that starts a fresh group.
+        int promote_at = p.promote_stages > 0 ? p.promote_stages : 0x7FFFFFFF;
         auto stage = [&](auto parity, int i) {
           constexpr int buf = decltype(parity)::value;
           constexpr int kSub = kSubs == 2 ? buf : 0;
@@ -473,7 +509,13 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
           ValueScales sw;
           weight_scales_bf16(st.index, ks, sw);
           load_values_fragment(std::integral_constant<int, kSub>{}, st.index, sw, frag[buf]);
-          const bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
+          bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
+          if constexpr (Cfg::kPromoteInGlobal) {
+            if (i == promote_at) {
+              fresh = true;
+              promote_at += p.promote_stages;
+            }
+          }
           if (fresh && i > 0) {
             ptx::wgmma_wait<0>();
             promote();
@@ -756,6 +798,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #pragma unroll
       for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
     }
+    promoted_to_global = false;
     if constexpr (kSplitK) {
       // (The tests by warp vote: a uniform predicate, so that ptxas keeps each copy's loop in
       // the uniform datapath as in one warp-uniform branch.)

@@ -53,6 +53,16 @@ unsigned int next_exact_generation() {
   return g;
 }
 
+// The K that one chain of unpromoted wgmma accumulation may sum for output type `out`. The
+// tensor core's fp32 accumulation is not round-to-nearest, and its error grows with the chain:
+// 256-row tiles dealt whole (no promotion before session 23) came out on the H200 at 9.6e-6
+// relative error in FP32 at K = 8192 and 1.9e-5 at 16384 (bar 1e-5), FP16 at 97.2% correctly
+// rounded at 8192 (bar 99%), BF16 at 99.52% at 8192 and 98.9% at 28672
+// (GpuStreamGemm.WholeTilesOfLongKMatchReference, 8448 x 1024; chains of 2048 / 4096: FP16
+// 99.26%, FP32 4.8e-6). About half the K where the error reached the bar: the 256-row tiles
+// promote their sum (kPromoteInGlobal) after chains of this K.
+std::int64_t unpromoted_chain_k(DType out) { return out == DType::BF16 ? 8192 : out == DType::FP32 ? 4096 : 2048; }
+
 // prepass(x, kp, sx, sx_stride, marks) writes the launch's m activation rows into x (row
 // stride kp): as bf16 values when sx is null (an MXFP8 activation's in the permuted K order,
 // kPermutedX; a copied BF16 one in its own), else as fp16 codes in the permuted order with
@@ -102,11 +112,13 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   const std::int64_t sx_bytes = kCodes ? round_up(std::int64_t{p.scale_cols} * kMPad * 4, 1024) : 0;
   const std::int64_t marks_bytes = marks ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
   const std::int64_t partial_bytes = std::int64_t{2} * p.sched.ctas * Cfg::kBlockN * kMPad * 4;
+  const std::int64_t promoted_bytes = Cfg::kPromoteInGlobal ? std::int64_t{p.sched.ctas} * Cfg::kBlockN * kMPad * 4 : 0;
+  p.promote_stages = Cfg::kPromoteInGlobal ? static_cast<int>(unpromoted_chain_k(l.d.dtype) / Cfg::kRingK) : 0;
   const std::int64_t tile_exact_bytes = p.sched.split_reduce ? round_up(std::int64_t{p.sched.stream_tiles()} * 4, 1024) : 0;
   p.exact_tiles_per_cta = p.sched.max_items_per_cta();
   const std::int64_t exact_list_bytes = round_up(std::int64_t{p.sched.ctas} * p.exact_tiles_per_cta * 4, 1024);
   const std::int64_t scale_bytes = static_cast<std::int64_t>(scale_chunks_workspace(b));
-  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(x_bytes + sx_bytes + marks_bytes + partial_bytes +
+  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(x_bytes + sx_bytes + marks_bytes + partial_bytes + promoted_bytes +
                                                                tile_exact_bytes + exact_list_bytes + scale_bytes));
   auto* x = reinterpret_cast<std::uint16_t*>(ws);
   ws += x_bytes;
@@ -118,6 +130,8 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   ws += marks_bytes;
   p.partials = reinterpret_cast<float*>(ws);
   ws += partial_bytes;
+  p.promoted = Cfg::kPromoteInGlobal ? reinterpret_cast<float*>(ws) : nullptr;
+  ws += promoted_bytes;
   p.tile_exact = p.sched.split_reduce ? reinterpret_cast<unsigned int*>(ws) : nullptr;
   ws += tile_exact_bytes;
   p.exact_tiles = reinterpret_cast<int*>(ws);
@@ -146,18 +160,6 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   launch_stream_kernel<kMPad, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, b.data.dtype, stream);
 }
 
-// 256-row tiles run a CTA's whole share of K in one wgmma accumulator, with no promotion
-// (their accumulator takes the registers a promoted sum would need), and their error grows with
-// the length of that chain. Tiles dealt whole chain all of K: on the H200 (session 23,
-// GpuStreamGemm.WholeTilesOfLongKMatchReference, 8448 x 1024) FP32 out came out at 9.6e-6
-// relative error at K = 8192 and 1.9e-5 at 16384 (bar 1e-5), FP16 at 97.2% correctly rounded at
-// 8192 (bar 99%), BF16 at 99.52% at 8192 and 99.04% at 16384. (Sessions 7-22 allowed K up to
-// 16384 / 65536, measured on stream-K shapes whose chains were a fraction of K.) They run up to
-// about half the K where the error reached the bar: 8192 for BF16, 4096 for FP32, 2048 for FP16;
-// longer K takes the 128-row tiles, promoted every 512 K.
-bool wide_tiles_accurate(DType out, std::int64_t k) {
-  return k <= (out == DType::BF16 ? 8192 : out == DType::FP32 ? 4096 : 2048);
-}
 
 // The four-warpgroup widths split K among their warpgroups where that schedule fits
 // (split_k_fills; detail::StreamSplitK for tests), one activation tile and K >= kSplitKMinK.
@@ -176,6 +178,14 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   launch_schedule<kMPad, kCodes, kPermutedX, false>(l, b, prepass, stream);
 }
 
+// Above 128 rows: 256-row tiles, except for FP16 and FP32 outputs whose K needs a promotion
+// (unpromoted_chain_k), where the promoted 128-row tiles were faster. On the H200 against
+// session 22's unpromoted 256-row tiles (outside the bars there), same runs (session 23, b5 /
+// b6): 4096 x 8192^2 FP16 out +24% on 128-row tiles, +48% promoting every 2048 K; FP32 +22% /
+// +27%; BF16 out at K = 28672 (one promotion every 8192 K) M = 2048 / 8192 +15% / +24% (MXFP8)
+// and +15% / +18% (weight-only) against +25% / +25% and +36% / +32% on 128-row tiles.
+bool wide_tiles_preferred(DType out, std::int64_t k) { return out == DType::BF16 || k <= unpromoted_chain_k(out); }
+
 // launch_rows: up to 8 rows take the codes form (half the promotion work of 16), from the
 // pre-pass of either activation (MXFP8: its codes and scales; BF16: fp16 codes at a
 // power-of-two scale a block): weight-only 1 / 8 x 28672 x 8192 74.5 / 75.4 -> 68.8 / 70.4 us
@@ -189,7 +199,7 @@ template <bool kPermutedX, typename Prepass>
 void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream) {
   if (l.m <= 32) launch_padded<32, false, kPermutedX>(l, b, prepass, stream);
   else if (l.m <= 64) launch_padded<64, false, kPermutedX>(l, b, prepass, stream);
-  else if (l.m <= 128 || !wide_tiles_accurate(l.d.dtype, b.data.cols))
+  else if (l.m <= 128 || !wide_tiles_preferred(l.d.dtype, b.data.cols))
     launch_padded<128, false, kPermutedX>(l, b, prepass, stream);
   else launch_padded<256, false, kPermutedX>(l, b, prepass, stream);
 }
