@@ -241,6 +241,42 @@ TEST(StreamSchedule, SplitKTakesTilesThatFillTheSms) {
   EXPECT_EQ(items, 128);
 }
 
+// The split's own walk (walk_work with kOneTilePerCta, which keeps no stream-K state in the
+// kernel's registers) gives each CTA the item for_each_work gives it: tile c, whole; and CTAs
+// past the tiles none.
+TEST(StreamSchedule, SplitKWalkIsTheOneTilePerCtaWalk) {
+  const StreamSchedule s = StreamSchedule::one_tile_per_cta(120, 24);
+  auto items = [&](int c, auto walk) {
+    std::vector<std::vector<int>> got;
+    walk(c, [&](const StreamWork& w) { got.push_back({w.tile, w.stream_tile, w.ks0, w.ks_end, w.step}); });
+    return got;
+  };
+  for (int c = 0; c < 132; ++c) {
+    const auto split = items(c, [&](int cta, auto f) { walk_work<false, true>(s, cta, s.ctas, f); });
+    const auto general = items(c, [&](int cta, auto f) { walk_work<false, false>(s, cta, s.ctas, f); });
+    EXPECT_EQ(split, general) << "CTA " << c;
+    EXPECT_EQ(split.size(), c < 120 ? 1u : 0u) << "CTA " << c;
+  }
+}
+
+// One chain of unpromoted tensor-core accumulation: 8192 K for BF16 out, 4096 for FP32, 2048 for
+// FP16 (measured, session 23), each a whole number of the 256-row tiles' 64-K stages and of the
+// 128-row tiles' 512-K promotion groups. 256-row tiles above 128 rows for BF16 out at any K (they
+// promote), for FP32 / FP16 out only up to their chain (beyond it the 128-row tiles were faster).
+TEST(StreamSchedule, WideTilesWithinTheMeasuredChains) {
+  EXPECT_EQ(unpromoted_chain_k(DType::BF16), 8192);
+  EXPECT_EQ(unpromoted_chain_k(DType::FP32), 4096);
+  EXPECT_EQ(unpromoted_chain_k(DType::FP16), 2048);
+  for (DType out : {DType::BF16, DType::FP32, DType::FP16}) {
+    EXPECT_EQ(unpromoted_chain_k(out) % kStreamSubStageK, 0);
+    EXPECT_EQ(unpromoted_chain_k(out) % 512, 0);
+    EXPECT_TRUE(wide_tiles_preferred(out, unpromoted_chain_k(out)));
+    EXPECT_EQ(wide_tiles_preferred(out, unpromoted_chain_k(out) + 16), out == DType::BF16);
+  }
+  EXPECT_TRUE(wide_tiles_preferred(DType::BF16, 262144));
+  EXPECT_FALSE(wide_tiles_preferred(DType::FP16, 28672));
+}
+
 // The codes form's wider limit (MXFP8, up to 16 rows): 16 x 28672 x 8192 (112 tiles of 256 weight rows,
 // 128 stages) runs one whole tile a CTA on 112 CTAs (18% over an even split on 132), where the
 // default limit keeps 132 CTAs of equal stream-K ranges.

@@ -108,7 +108,7 @@ struct StreamGemmConfig {
   // 256 rows have no registers for a promoted sum: theirs lives in global memory (L2), a slot
   // a CTA, into which each thread adds its accumulators (red.add, in program order: the same
   // bits every run) every p.promote_stages sub-stages, as many as the output type's bars allow
-  // in one chain (unpromoted_chain_k in stream_gemm_sm90.cu). Without it, tiles dealt whole
+  // in one chain (unpromoted_chain_k in stream_schedule.hpp). Without it, tiles dealt whole
   // chained all of K and missed the bars beyond K = 2048..8192 (session 23;
   // GpuStreamGemm.WholeTilesOfLongKMatchReference prints the margins).
   static constexpr bool kPromoteInGlobal = kMPad == 256;

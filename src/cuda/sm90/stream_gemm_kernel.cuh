@@ -494,7 +494,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         constexpr int kSubs = Cfg::kSubStages;
         std::uint32_t frag[2][kK16PerStage][4];
         // kPromoteInGlobal: the next sub-stage that starts a fresh group.
-        int promote_at = p.promote_stages > 0 ? p.promote_stages : 0x7FFFFFFF;
+        [[maybe_unused]] int promote_at = p.promote_stages > 0 ? p.promote_stages : 0x7FFFFFFF;
         auto stage = [&](auto parity, int i) {
           constexpr int buf = decltype(parity)::value;
           constexpr int kSub = kSubs == 2 ? buf : 0;

@@ -53,16 +53,6 @@ unsigned int next_exact_generation() {
   return g;
 }
 
-// The K that one chain of unpromoted wgmma accumulation may sum for output type `out`. The
-// tensor core's fp32 accumulation is not round-to-nearest, and its error grows with the chain:
-// 256-row tiles dealt whole (no promotion before session 23) came out on the H200 at 9.6e-6
-// relative error in FP32 at K = 8192 and 1.9e-5 at 16384 (bar 1e-5), FP16 at 97.2% correctly
-// rounded at 8192 (bar 99%), BF16 at 99.52% at 8192 and 98.9% at 28672
-// (GpuStreamGemm.WholeTilesOfLongKMatchReference, 8448 x 1024; chains of 2048 / 4096: FP16
-// 99.26%, FP32 4.8e-6). About half the K where the error reached the bar: the 256-row tiles
-// promote their sum (kPromoteInGlobal) after chains of this K.
-std::int64_t unpromoted_chain_k(DType out) { return out == DType::BF16 ? 8192 : out == DType::FP32 ? 4096 : 2048; }
-
 // prepass(x, kp, sx, sx_stride, marks) writes the launch's m activation rows into x (row
 // stride kp): as bf16 values when sx is null (an MXFP8 activation's in the permuted K order,
 // kPermutedX; a copied BF16 one in its own), else as fp16 codes in the permuted order with
@@ -177,14 +167,6 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   }
   launch_schedule<kMPad, kCodes, kPermutedX, false>(l, b, prepass, stream);
 }
-
-// Above 128 rows: 256-row tiles, except for FP16 and FP32 outputs whose K needs a promotion
-// (unpromoted_chain_k), where the promoted 128-row tiles were faster. On the H200 against
-// session 22's unpromoted 256-row tiles (outside the bars there), same runs (session 23, b5 /
-// b6): 4096 x 8192^2 FP16 out +24% on 128-row tiles, +48% promoting every 2048 K; FP32 +22% /
-// +27%; BF16 out at K = 28672 (one promotion every 8192 K) M = 2048 / 8192 +15% / +24% (MXFP8)
-// and +15% / +18% (weight-only) against +25% / +25% and +36% / +32% on 128-row tiles.
-bool wide_tiles_preferred(DType out, std::int64_t k) { return out == DType::BF16 || k <= unpromoted_chain_k(out); }
 
 // launch_rows: up to 8 rows take the codes form (half the promotion work of 16), from the
 // pre-pass of either activation (MXFP8: its codes and scales; BF16: fp16 codes at a
