@@ -200,6 +200,12 @@ inline CloseStats expect_close(const GpuResult& g, const HostOutput& ref, const 
   return stats;
 }
 
+// Prints a measured error as the test's margin against the bars.
+inline void print_margin(const std::string& what, const CloseStats& c) {
+  std::printf("[ margin   ] %s: relative Frobenius error %.3g, %.4f equal to the rounded reference\n", what.c_str(),
+              c.rel_frobenius, c.equal_fraction);
+}
+
 // The MXFP8 GEMM's references for expect_close.
 inline CloseStats expect_matches_reference(const HostMxOperand& a, const HostMxOperand& b, const GpuResult& g,
                                            float alpha, const std::string& what) {

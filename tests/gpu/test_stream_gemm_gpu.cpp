@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <random>
 #include <string>
 
@@ -63,6 +62,19 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
                                     {200, 260, 4096},
                                     {64, 8200, 1040}},
                                    kStreaming);
+}
+
+// A random operand for the long-K accuracy tests; same_sign: absolute values at smaller scales
+// (no cancellation, so the sum grows with K; sums of up to 65552 positive products stay finite
+// in FP16).
+HostMxOperand long_k_operand(std::int64_t rows, std::int64_t k, bool same_sign, std::mt19937& rng) {
+  MxOptions o;
+  if (same_sign) {
+    o.scale_lo = 112;
+    o.scale_hi = 118;
+  }
+  const HostMxOperand op = random_mx_operand(rows, k, rng, o);
+  return same_sign ? absolute(op) : op;
 }
 
 // K split among a CTA's four warpgroups (StreamGemmConfig::kSplitK, forced with
@@ -126,25 +138,15 @@ TEST(GpuStreamGemm, SplitKValuesFormOfLongKMatchesReference) {
   std::mt19937 rng = fresh_rng();
   const std::int64_t m = 30, n = 136, k = 65536;
   for (const bool same_sign : {false, true}) {
-    MxOptions o;
-    if (same_sign) {  // smaller scales: sums of 65536 positive products stay finite in FP16
-      o.scale_lo = 112;
-      o.scale_hi = 118;
-    }
-    HostMxOperand a = random_mx_operand(m, k, rng, o);
-    HostMxOperand b = random_mx_operand(n, k, rng, o);
-    if (same_sign) {
-      a = absolute(a);
-      b = absolute(b);
-    }
+    const HostMxOperand a = long_k_operand(m, k, same_sign, rng);
+    const HostMxOperand b = long_k_operand(n, k, same_sign, rng);
     for (DType out : {DType::FP32, DType::BF16, DType::FP16}) {
       const std::string what = "split K, " + shape_name(m, n, k) + (same_sign ? " same-sign " : " ") + dtype_name(out);
       const GpuResult g = run_gpu(a, b, out, 1.0f, 1, kStreaming);
       EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
       EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
       const CloseStats c = expect_matches_reference(a, b, g, 1.0f, what);
-      std::printf("[ margin   ] %s: relative Frobenius error %.3g, %.4f equal to the rounded reference\n",
-                  what.c_str(), c.rel_frobenius, c.equal_fraction);
+      print_margin(what, c);
     }
   }
 }
@@ -391,8 +393,7 @@ TEST(GpuStreamGemm, WholeTilesOfLongKMatchReference) {
       const GpuResult g = run_gpu(a, b, out, 1.0f, 0, kStreaming);
       const CloseStats c = expect_close(first_rows(g, rows), out == DType::FP32 ? exact : run_reference(a0, b, out, 1.0f),
                                         exact, abs_sum, k, what);
-      std::printf("[ margin   ] %s: relative Frobenius error %.3g, %.4f equal to the rounded reference\n",
-                  what.c_str(), c.rel_frobenius, c.equal_fraction);
+      print_margin(what, c);
     }
   }
 }
@@ -411,23 +412,13 @@ TEST(GpuStreamGemm, WideTilesAndLongKMatchReference) {
       {300, 520, 4112, 0}, {1000, 264, 16384, 0}, {264, 136, 65536, 0}, {264, 136, 16384, 1}, {264, 136, 65536, 1}};
   for (const auto& s : shapes) {
     const bool same_sign = s[3] != 0;
-    MxOptions o;
-    if (same_sign) {  // smaller scales: sums of up to 65552 positive products stay finite in FP16
-      o.scale_lo = 112;
-      o.scale_hi = 118;
-    }
-    HostMxOperand a = random_mx_operand(s[0], s[2], rng, o);
-    HostMxOperand b = random_mx_operand(s[1], s[2], rng, o);
-    if (same_sign) {
-      a = absolute(a);
-      b = absolute(b);
-    }
+    const HostMxOperand a = long_k_operand(s[0], s[2], same_sign, rng);
+    const HostMxOperand b = long_k_operand(s[1], s[2], same_sign, rng);
     for (DType out : {DType::FP32, DType::BF16, DType::FP16}) {
       const std::string what =
           shape_name(s[0], s[1], s[2]) + (same_sign ? " same-sign " : " ") + dtype_name(out);
       const CloseStats c = expect_matches_reference(a, b, run_gpu(a, b, out, 1.0f, 1, kStreaming), 1.0f, what);
-      std::printf("[ margin   ] %s: relative Frobenius error %.3g, %.4f equal to the rounded reference\n",
-                  what.c_str(), c.rel_frobenius, c.equal_fraction);
+      print_margin(what, c);
     }
   }
 }

@@ -9,7 +9,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -278,8 +277,7 @@ TEST(GpuWeightOnly, SplitKValuesFormOfLongKMatchesReference) {
                                         weight_only_reference(a, w, nullptr, DType::FP32, 1.0f),
                                         weight_only_reference(a.absolute(), absolute(w), nullptr, DType::FP32, 1.0f),
                                         k, what);
-      std::printf("[ margin   ] %s: relative Frobenius error %.3g, %.4f equal to the rounded reference\n",
-                  what.c_str(), c.rel_frobenius, c.equal_fraction);
+      print_margin(what, c);
     }
   }
 }
