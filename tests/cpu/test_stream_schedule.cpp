@@ -261,8 +261,9 @@ TEST(StreamSchedule, SplitKWalkIsTheOneTilePerCtaWalk) {
 
 // One chain of unpromoted tensor-core accumulation: 8192 K for BF16 out, 4096 for FP32, 2048 for
 // FP16 (measured, session 23), each a whole number of the 256-row tiles' 64-K stages and of the
-// 128-row tiles' 512-K promotion groups. 256-row tiles above 128 rows for BF16 out at any K (they
-// promote), for FP32 / FP16 out only up to their chain (beyond it the 128-row tiles were faster).
+// 128-row tiles' 512-K promotion groups. 256-row tiles above 128 rows for BF16 and FP32 out at any
+// K (they promote), for FP16 out only up to its chain (beyond it the 128-row tiles round more
+// outputs correctly).
 TEST(StreamSchedule, WideTilesWithinTheMeasuredChains) {
   EXPECT_EQ(unpromoted_chain_k(DType::BF16), 8192);
   EXPECT_EQ(unpromoted_chain_k(DType::FP32), 4096);
@@ -271,9 +272,10 @@ TEST(StreamSchedule, WideTilesWithinTheMeasuredChains) {
     EXPECT_EQ(unpromoted_chain_k(out) % kStreamSubStageK, 0);
     EXPECT_EQ(unpromoted_chain_k(out) % 512, 0);
     EXPECT_TRUE(wide_tiles_preferred(out, unpromoted_chain_k(out)));
-    EXPECT_EQ(wide_tiles_preferred(out, unpromoted_chain_k(out) + 16), out == DType::BF16);
+    EXPECT_EQ(wide_tiles_preferred(out, unpromoted_chain_k(out) + 16), out != DType::FP16);
   }
   EXPECT_TRUE(wide_tiles_preferred(DType::BF16, 262144));
+  EXPECT_TRUE(wide_tiles_preferred(DType::FP32, 262144));
   EXPECT_FALSE(wide_tiles_preferred(DType::FP16, 28672));
 }
 

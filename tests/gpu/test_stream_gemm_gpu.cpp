@@ -372,8 +372,8 @@ GpuResult first_rows(const GpuResult& g, std::int64_t rows) {
 // Tiles dealt whole sum a tile's whole K in one CTA: 33 x 8 tiles of 256 activation rows x 128
 // weight rows (two waves on 132 SMs: the schedule deals them whole). K from 2048 to 28672, every
 // output type: chains of up to 8192 K (BF16 out), 4096 (FP32) or 2048 (FP16) unpromoted
-// (unpromoted_chain_k); beyond, BF16 promotes the 256-row tiles' sum into global memory after
-// each such chain, FP16 and FP32 take the 128-row tiles (promoted every 512 K). Against the reference on the first 32 rows (one tile's rows
+// (unpromoted_chain_k); beyond, BF16 and FP32 promote the 256-row tiles' sum into global memory
+// after each such chain, FP16 takes the 128-row tiles (promoted every 512 K). Against the reference on the first 32 rows (one tile's rows
 // carry the same chain of K as any other's); the error is printed as the margin. (Before
 // session 23 those tiles chained all of K unpromoted, up to K = 16384 / 65536, and failed this:
 // FP32 1.9e-5 at 16384, FP16 97.2% correctly rounded at 8192.)
@@ -398,8 +398,8 @@ TEST(GpuStreamGemm, WholeTilesOfLongKMatchReference) {
   }
 }
 
-// More than 128 rows: activation tiles of 256 rows (BF16 out: promoted into global memory after
-// chains of 8192 K; FP32 / FP16 up to K = 4096 / 2048, beyond which 128-row tiles;
+// More than 128 rows: activation tiles of 256 rows (BF16 / FP32 out: promoted into global memory
+// after chains of 8192 / 4096 K; FP16 up to K = 2048, beyond which 128-row tiles;
 // WholeTilesOfLongKMatchReference), here on stream-K shapes, whose CTAs' shares of K are a
 // fraction of it. Tails in M, N and K (a short last scale block), every output type,
 // operands of both signs and of one sign; the measured error is printed as the margin.

@@ -261,9 +261,13 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   float result[Cfg::kAccRegs];
   float* const promoted = smem.promoted + math_tid;
   // kPromoteInGlobal: this thread's kAccRegs floats of the CTA's slot, and whether the current
-  // work item has promoted into them.
+  // work item has promoted into them. The slot is [kAccRegs / 4][kMathThreads] float4s, so a
+  // warp's 16-byte stores, adds and loads each cover 512 consecutive bytes; with a thread's
+  // floats consecutive each touched 32 half-used sectors, and the promotion cost 2-2.5x as much
+  // (H200, same run, session 24, bench/results/s24/b1: 2048 x 8192 x 28672 1340 -> 1238 us,
+  // 4096 x 8192^2 FP32 out on these tiles 754 us, 860 on the 128-row tiles, 705 unpromoted).
   float* const global_promoted =
-      Cfg::kPromoteInGlobal ? p.promoted + (static_cast<std::int64_t>(cta) * Cfg::kMathThreads + math_tid) * Cfg::kAccRegs
+      Cfg::kPromoteInGlobal ? p.promoted + static_cast<std::int64_t>(cta) * Cfg::kMathThreads * Cfg::kAccRegs + math_tid * 4
                             : nullptr;
   bool promoted_to_global = false;
 
@@ -423,7 +427,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
             __threadfence();
 #pragma unroll
             for (int i = 0; i < Cfg::kAccRegs; i += 4) {
-              const float4 v = __ldcg(slot4 + i / 4);
+              const float4 v = __ldcg(slot4 + (i / 4) * Cfg::kMathThreads);
               partial[i] = v.x + partial[i];
               partial[i + 1] = v.y + partial[i + 1];
               partial[i + 2] = v.z + partial[i + 2];
@@ -433,12 +437,12 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         } else if (!promoted_to_global) {
 #pragma unroll
           for (int i = 0; i < Cfg::kAccRegs; i += 4)
-            __stcg(slot4 + i / 4, make_float4(partial[i], partial[i + 1], partial[i + 2], partial[i + 3]));
+            __stcg(slot4 + (i / 4) * Cfg::kMathThreads, make_float4(partial[i], partial[i + 1], partial[i + 2], partial[i + 3]));
           promoted_to_global = true;
         } else {
 #pragma unroll
           for (int i = 0; i < Cfg::kAccRegs; i += 4)
-            ptx::red_add_v4(global_promoted + i, partial[i], partial[i + 1], partial[i + 2], partial[i + 3]);
+            ptx::red_add_v4(global_promoted + i * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2], partial[i + 3]);
         }
       }
     };
