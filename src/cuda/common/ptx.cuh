@@ -178,6 +178,13 @@ __device__ __forceinline__ std::uint64_t l2_policy_evict_first() {
   asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
   return policy;
 }
+// An L2 policy that makes the lines an access touches the last to be evicted (data read back
+// soon: the streaming kernel's promoted sums).
+__device__ __forceinline__ std::uint64_t l2_policy_evict_last() {
+  std::uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
 __device__ __forceinline__ void prefetch_tensor_map(const void* tensor_map) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(tensor_map) : "memory");
 }
@@ -277,6 +284,18 @@ __device__ __forceinline__ std::uint32_t atomic_add_acq_rel_gpu(std::uint32_t* p
 // location take effect in program order, so a sum only one thread adds into is deterministic.
 __device__ __forceinline__ void red_add_v4(float* p, float a, float b, float c, float d) {
   asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(a), "f"(b), "f"(c), "f"(d) : "memory");
+}
+
+// The same with an L2 cache policy (createpolicy), and a 16-byte store with one.
+__device__ __forceinline__ void red_add_v4(float* p, float a, float b, float c, float d, std::uint64_t policy) {
+  asm volatile("red.global.add.L2::cache_hint.v4.f32 [%0], {%1, %2, %3, %4}, %5;" ::"l"(p), "f"(a), "f"(b), "f"(c),
+               "f"(d), "l"(policy)
+               : "memory");
+}
+__device__ __forceinline__ void st_global_v4(float* p, float a, float b, float c, float d, std::uint64_t policy) {
+  asm volatile("st.global.L2::cache_hint.v4.f32 [%0], {%1, %2, %3, %4}, %5;" ::"l"(p), "f"(a), "f"(b), "f"(c),
+               "f"(d), "l"(policy)
+               : "memory");
 }
 
 // ld.acquire.gpu: a stream-K counter read before deciding whether to publish a partial; the

@@ -233,6 +233,13 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         // have the ring's stages to run. That CTA's range starts inside this tile, so the slot
         // is its first, 2 (cta + 1), found without the schedule's 64-bit divisions (which do not
         // fit the producer's registers). (A third part, rare, is left to the fixup's loads.)
+        // An item that promoted into its CTA's slot (kPromoteInGlobal) reads the slot back at its
+        // end: the slot into L2 (in case the stream evicted it) while the ring's stages still run.
+        if constexpr (Cfg::kPromoteInGlobal) {
+          if (p.promote_stages > 0 && work.stages() > p.promote_stages)
+            ptx::prefetch_l2_bulk(p.promoted + static_cast<std::int64_t>(cta) * Cfg::kMathThreads * Cfg::kAccRegs,
+                                  Cfg::kMathThreads * Cfg::kAccRegs * 4);
+        }
         if (work.stream_tile >= 0 && work.ks0 == 0 && work.ks_end < sched.k_stages && !sched.split_reduce &&
             (!kInterleaves || work.step == 1)) {
           constexpr int kSlotFloats = Cfg::kBlockN * kMPad;
@@ -418,10 +425,15 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         }
       } else if constexpr (Cfg::kPromoteInGlobal) {
         // The first group is stored, later ones added (red.add: no load in the loop); the last
-        // is added to the slot's sum, read back once (after a fence: the adds have landed).
+        // is added to the slot's sum, read back once (after a fence: the adds have landed). The
+        // slot's lines are kept in L2 (evict_last), and the producer prefetches them there before
+        // the read-back (load_weight's caller): 0.4-1% faster on most shapes that promote (H200,
+        // same run, two rounds, session 24, bench/results/s24/b2: 4096 x 8192^2 FP32 out 761-763
+        // -> 754 us, 2048 x 8192 x 28672 1251 -> 1246-1248; one of eight shapes moved either way).
 #pragma unroll
         for (int i = 0; i < Cfg::kAccRegs; ++i) ptx::fence_operand(partial[i]);
         auto* slot4 = reinterpret_cast<float4*>(global_promoted);
+        const std::uint64_t keep_policy = ptx::l2_policy_evict_last();
         if (last) {
           if (promoted_to_global) {
             __threadfence();
@@ -437,12 +449,14 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         } else if (!promoted_to_global) {
 #pragma unroll
           for (int i = 0; i < Cfg::kAccRegs; i += 4)
-            __stcg(slot4 + (i / 4) * Cfg::kMathThreads, make_float4(partial[i], partial[i + 1], partial[i + 2], partial[i + 3]));
+            ptx::st_global_v4(global_promoted + i * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2], partial[i + 3],
+                              keep_policy);
           promoted_to_global = true;
         } else {
 #pragma unroll
           for (int i = 0; i < Cfg::kAccRegs; i += 4)
-            ptx::red_add_v4(global_promoted + i * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2], partial[i + 3]);
+            ptx::red_add_v4(global_promoted + i * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2], partial[i + 3],
+                            keep_policy);
         }
       }
     };
