@@ -371,25 +371,33 @@ GpuResult first_rows(const GpuResult& g, std::int64_t rows) {
 
 // Tiles dealt whole sum a tile's whole K in one CTA: 33 x 8 tiles of 256 activation rows x 128
 // weight rows (two waves on 132 SMs: the schedule deals them whole). K from 2048 to 28672, every
-// output type: chains of up to 8192 K (BF16 out), 4096 (FP32) or 2048 (FP16) unpromoted
-// (unpromoted_chain_k); beyond, BF16 and FP32 promote the 256-row tiles' sum into global memory
-// after each such chain, FP16 takes the 128-row tiles (promoted every 512 K). Against the reference on the first 32 rows (one tile's rows
-// carry the same chain of K as any other's); the error is printed as the margin. (Before
+// output type, operands of both signs and of one sign: chains of up to 8192 K (BF16 out) or 2048
+// (FP32, FP16) unpromoted (unpromoted_chain_k); beyond, BF16 and FP32 promote the 256-row tiles'
+// sum into global memory after each such chain, FP16 takes the 128-row tiles (promoted every 512
+// K). Against the reference on the first 32 rows (one tile's rows carry the same chain of K as any
+// other's); the error is printed as the margin. (Before
 // session 23 those tiles chained all of K unpromoted, up to K = 16384 / 65536, and failed this:
-// FP32 1.9e-5 at 16384, FP16 97.2% correctly rounded at 8192.)
+// FP32 1.9e-5 at 16384, FP16 97.2% correctly rounded at 8192; in session 24 FP32 chains of 4096 K
+// failed the same-sign cases: 1.12e-5-1.18e-5.)
 TEST(GpuStreamGemm, WholeTilesOfLongKMatchReference) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   std::mt19937 rng = fresh_rng();
   const std::int64_t m = 8448, n = 1024, rows = 32;
-  for (const std::int64_t k : {2048, 4096, 8192, 28672}) {
-    const HostMxOperand a = random_mx_operand(m, k, rng);
-    const HostMxOperand b = random_mx_operand(n, k, rng);
+  // {K, same sign}: operands of one sign have no cancellation, and the tensor core's rounding
+  // errors add up with the chain (the worst case for a chain's length).
+  const std::int64_t cases[][2] = {{2048, 0}, {4096, 0}, {8192, 0}, {28672, 0}, {8192, 1}, {28672, 1}};
+  for (const auto& cs : cases) {
+    const std::int64_t k = cs[0];
+    const bool same_sign = cs[1] != 0;
+    const HostMxOperand a = long_k_operand(m, k, same_sign, rng);
+    const HostMxOperand b = long_k_operand(n, k, same_sign, rng);
     const HostMxOperand a0 = first_rows(a, rows);
     const HostOutput exact = run_reference(a0, b, DType::FP32, 1.0f);
     const HostOutput abs_sum = run_reference(absolute(a0), absolute(b), DType::FP32, 1.0f);
     for (DType out : {DType::FP32, DType::BF16, DType::FP16}) {
-      const std::string what = shape_name(m, n, k) + " " + dtype_name(out) + ", first 32 rows";
+      const std::string what =
+          shape_name(m, n, k) + (same_sign ? " same-sign " : " ") + dtype_name(out) + ", first 32 rows";
       const GpuResult g = run_gpu(a, b, out, 1.0f, 0, kStreaming);
       const CloseStats c = expect_close(first_rows(g, rows), out == DType::FP32 ? exact : run_reference(a0, b, out, 1.0f),
                                         exact, abs_sum, k, what);
@@ -399,7 +407,7 @@ TEST(GpuStreamGemm, WholeTilesOfLongKMatchReference) {
 }
 
 // More than 128 rows: activation tiles of 256 rows (BF16 / FP32 out: promoted into global memory
-// after chains of 8192 / 4096 K; FP16 up to K = 2048, beyond which 128-row tiles;
+// after chains of 8192 / 2048 K; FP16 up to K = 2048, beyond which 128-row tiles;
 // WholeTilesOfLongKMatchReference), here on stream-K shapes, whose CTAs' shares of K are a
 // fraction of it. Tails in M, N and K (a short last scale block), every output type,
 // operands of both signs and of one sign; the measured error is printed as the margin.

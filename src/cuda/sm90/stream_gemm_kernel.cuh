@@ -272,7 +272,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   // warp's 16-byte stores, adds and loads each cover 512 consecutive bytes; with a thread's
   // floats consecutive each touched 32 half-used sectors, and the promotion cost 2-2.5x as much
   // (H200, same run, session 24, bench/results/s24/b1: 2048 x 8192 x 28672 1340 -> 1238 us,
-  // 4096 x 8192^2 FP32 out on these tiles 754 us, 860 on the 128-row tiles, 705 unpromoted).
+  // 4096 x 8192^2 FP32 out promoted every 4096 K on these tiles 754 us, 860 on the 128-row
+  // tiles, 705 unpromoted).
   float* const global_promoted =
       Cfg::kPromoteInGlobal ? p.promoted + static_cast<std::int64_t>(cta) * Cfg::kMathThreads * Cfg::kAccRegs + math_tid * 4
                             : nullptr;

@@ -70,17 +70,22 @@ constexpr double kPhaseMaxImbalanceSmallM = 1.20;
 // rounded at 8192 (bar 99%), BF16 at 99.52% at 8192 and 98.9% at 28672
 // (GpuStreamGemm.WholeTilesOfLongKMatchReference, 8448 x 1024; chains of 2048 / 4096: FP16
 // 99.26%, FP32 4.8e-6). About half the K where the error reached the bar: the 256-row tiles
-// promote their sum (kPromoteInGlobal) after chains of this K.
-constexpr std::int64_t unpromoted_chain_k(DType out) { return out == DType::BF16 ? 8192 : out == DType::FP32 ? 4096 : 2048; }
+// promote their sum (kPromoteInGlobal) after chains of this K. FP32 was 4096 until session 24,
+// when operands of one sign (no cancellation: the rounding errors add up along the chain) came
+// out at 1.12e-5-1.18e-5 with chains of 4096 K, 5.6e-6-5.8e-6 with 2048 (whole-tile test, K =
+// 8192 and 28672, bench/results/s24/b5); BF16 out at 8192 gave 99.59-99.62% there, FP16 at
+// 2048 99.81-99.86%.
+constexpr std::int64_t unpromoted_chain_k(DType out) { return out == DType::BF16 ? 8192 : out == DType::FP32 ? 2048 : 2048; }
 
 // Above 128 rows: 256-row tiles, except for FP16 output whose K needs a promotion
 // (unpromoted_chain_k), which takes the 128-row tiles (promoted every 512 K in registers). The
 // 256-row tiles promoting every 2048 K were faster (H200, session 24, bench/results/s24/b1:
 // 4096 x 8192^2 FP16 out 781 against 853 us) but rounded only 99.06-99.19% of FP16 outputs
 // correctly on the whole-tile test (bar 99%: a fresh seed would fail it now and then), against
-// 99.22-99.76% for the 128-row tiles. FP32 (4.6-4.9e-6, bar 1e-5) and BF16 (99.54-99.89%) promote
+// 99.22-99.76% for the 128-row tiles. FP32 (2.4-5.8e-6, bar 1e-5) and BF16 (99.47-99.89%) promote
 // on the 256-row tiles at any K: there the promotion, since session 24, costs less than the
-// 128-row tiles (4096 x 8192^2 FP32 out 754 against 860 us).
+// 128-row tiles (FP32 out, same run, b5: 4096 x 8192^2 789 against 864 us, 8192 x 8192^2 1579
+// against 1730, 4096 x 8192 x 28672 2737-2778 against 3180-3198).
 constexpr bool wide_tiles_preferred(DType out, std::int64_t k) { return out != DType::FP16 || k <= unpromoted_chain_k(out); }
 
 // The K split among a CTA's four warpgroups (StreamGemmConfig::kSplitK: 64-row weight tiles,
