@@ -282,11 +282,7 @@ __device__ __forceinline__ std::uint32_t atomic_add_acq_rel_gpu(std::uint32_t* p
 // (16-byte aligned), each rounded to nearest, with no value returned; subnormal inputs and
 // results flush to zero (as every f32 atomic add: REDG...FTZ.RN). A thread's own adds to one
 // location take effect in program order, so a sum only one thread adds into is deterministic.
-__device__ __forceinline__ void red_add_v4(float* p, float a, float b, float c, float d) {
-  asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(a), "f"(b), "f"(c), "f"(d) : "memory");
-}
-
-// The same with an L2 cache policy (createpolicy), and a 16-byte store with one.
+// With an L2 cache policy (createpolicy); and a 16-byte store with one.
 __device__ __forceinline__ void red_add_v4(float* p, float a, float b, float c, float d, std::uint64_t policy) {
   asm volatile("red.global.add.L2::cache_hint.v4.f32 [%0], {%1, %2, %3, %4}, %5;" ::"l"(p), "f"(a), "f"(b), "f"(c),
                "f"(d), "l"(policy)

@@ -125,6 +125,9 @@ struct StreamGemmConfig {
   // (the stream-K walk's state takes them).
   static constexpr int kValueFragments = kMathWarpgroups == 2 || kPromoteInSmem || kSplitValues ? 2 : 1;
   static constexpr int kAccRegs = kMPad / 2;
+  // kPromoteInGlobal: a CTA's slot of the promoted sum, every math thread's accumulators (one
+  // tile's fp32).
+  static constexpr int kPromotedSlotFloats = kMathThreads * kAccRegs;
   // Partial tiles read per L2 round trip in the stream-K fixup, as many as the registers
   // left at that point hold without spilling (measured with ptxas): a tile split over 16 CTAs
   // took 16 serial round trips (~1 us each) at one a time.
@@ -161,6 +164,7 @@ struct StreamGemmConfig {
                 "activation rows are padded to a generated wgmma width (codes: 8, 16; values: 16, 32, "
                 "64, 128, 256)");
   static_assert(kMPad <= 256, "one TMA box of activation rows");
+  static_assert(!kPromoteInGlobal || kPromotedSlotFloats == kBlockN * kMPad, "a promotion slot holds one tile");
   static_assert(kAccRegs % kFixupChunk == 0, "the fixup sums whole chunks of accumulators");
   static_assert(kPromoteInRegisters || kValueFragments == 2,
                 "tiles without promotion are written for the two-fragment values loop");

@@ -81,6 +81,12 @@ struct alignas(1024) StreamGemmSmem {
   alignas(16) float promoted[Cfg::kPromotedBytes / 4];
 };
 
+// CTA cta's slot of the promoted sums (StreamGemmConfig::kPromoteInGlobal).
+template <typename Cfg>
+__device__ __forceinline__ float* promoted_slot(const StreamGemmParams& p, int cta) {
+  return p.promoted + static_cast<std::int64_t>(cta) * Cfg::kPromotedSlotFloats;
+}
+
 // tma_sx: the codes form's activation block scales (fp32 rows of kMPad per 32-block);
 // unused in the values form. kPermutedX (values form): the activation's K order inside each
 // 32-block is the permuted one of mainloop.cuh (an MXFP8 activation's pre-pass writes it so),
@@ -237,8 +243,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         // end: the slot into L2 (in case the stream evicted it) while the ring's stages still run.
         if constexpr (Cfg::kPromoteInGlobal) {
           if (p.promote_stages > 0 && work.stages() > p.promote_stages)
-            ptx::prefetch_l2_bulk(p.promoted + static_cast<std::int64_t>(cta) * Cfg::kMathThreads * Cfg::kAccRegs,
-                                  Cfg::kMathThreads * Cfg::kAccRegs * 4);
+            ptx::prefetch_l2_bulk(promoted_slot<Cfg>(p, cta), Cfg::kPromotedSlotFloats * 4);
         }
         if (work.stream_tile >= 0 && work.ks0 == 0 && work.ks_end < sched.k_stages && !sched.split_reduce &&
             (!kInterleaves || work.step == 1)) {
@@ -275,8 +280,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   // 4096 x 8192^2 FP32 out promoted every 4096 K on these tiles 754 us, 860 on the 128-row
   // tiles, 705 unpromoted).
   float* const global_promoted =
-      Cfg::kPromoteInGlobal ? p.promoted + static_cast<std::int64_t>(cta) * Cfg::kMathThreads * Cfg::kAccRegs + math_tid * 4
-                            : nullptr;
+      Cfg::kPromoteInGlobal ? promoted_slot<Cfg>(p, cta) + math_tid * 4 : nullptr;
   bool promoted_to_global = false;
 
   // The previous stage's wgmmas are complete: its weight and activation may be overwritten.
@@ -433,14 +437,13 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         // -> 754 us, 2048 x 8192 x 28672 1251 -> 1246-1248; one of eight shapes moved either way).
 #pragma unroll
         for (int i = 0; i < Cfg::kAccRegs; ++i) ptx::fence_operand(partial[i]);
-        auto* slot4 = reinterpret_cast<float4*>(global_promoted);
         const std::uint64_t keep_policy = ptx::l2_policy_evict_last();
         if (last) {
           if (promoted_to_global) {
             __threadfence();
 #pragma unroll
             for (int i = 0; i < Cfg::kAccRegs; i += 4) {
-              const float4 v = __ldcg(slot4 + (i / 4) * Cfg::kMathThreads);
+              const float4 v = __ldcg(reinterpret_cast<const float4*>(global_promoted + i * Cfg::kMathThreads));
               partial[i] = v.x + partial[i];
               partial[i + 1] = v.y + partial[i + 1];
               partial[i + 2] = v.z + partial[i + 2];

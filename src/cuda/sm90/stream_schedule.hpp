@@ -75,7 +75,7 @@ constexpr double kPhaseMaxImbalanceSmallM = 1.20;
 // out at 1.12e-5-1.18e-5 with chains of 4096 K, 5.6e-6-5.8e-6 with 2048 (whole-tile test, K =
 // 8192 and 28672, bench/results/s24/b5); BF16 out at 8192 gave 99.59-99.62% there, FP16 at
 // 2048 99.81-99.86%.
-constexpr std::int64_t unpromoted_chain_k(DType out) { return out == DType::BF16 ? 8192 : out == DType::FP32 ? 2048 : 2048; }
+constexpr std::int64_t unpromoted_chain_k(DType out) { return out == DType::BF16 ? 8192 : 2048; }
 
 // Above 128 rows: 256-row tiles, except for FP16 output whose K needs a promotion
 // (unpromoted_chain_k), which takes the 128-row tiles (promoted every 512 K in registers). The
