@@ -100,8 +100,12 @@ struct Options {
   // "mxfp8": mxfp8_scaled_mm (MXFP8 x MXFP8). "weight-only": mxfp8_weight_only_mm, the same
   // A as bf16 (its exact dequantization) times the MXFP8 B; the dequant + cuBLAS peer then
   // dequantizes only B, and the memory floor counts A as bf16.
+  // "weight-only-fp16": the same with A as FP16 for mxgemm (the same exact values: every
+  // element of the MXFP8 A is an fp16 value at these scales), which takes the fp16 values
+  // form; the peers keep the bf16 A.
   std::string mode = "mxfp8";
-  bool weight_only() const { return mode == "weight-only"; }
+  bool weight_only() const { return mode == "weight-only" || mode == "weight-only-fp16"; }
+  bool fp16_activation() const { return mode == "weight-only-fp16"; }
   // The kernel of the comparison column: "tiled", "streaming" or "skinny".
   std::string compare = "tiled";
   // Output type of the mxgemm columns (mxgemm and the comparison kernel); the peers keep BF16.
@@ -598,6 +602,16 @@ class ShapeBench {
     upload(b_q_, pb.q.data(), bn, cm_);
     upload(b_s_, pb.s.data(), sb, cm_);
     upload(a_bf_, pa.bf.data(), 2 * am, cb_);
+    if (o.fp16_activation()) {
+      std::vector<std::uint16_t> a_f16(pa.bf.size());
+      for (std::size_t j = 0; j < a_f16.size(); ++j) {
+        const std::uint32_t bits = std::uint32_t{pa.bf[j]} << 16;
+        float v;
+        std::memcpy(&v, &bits, 4);
+        a_f16[j] = __half_as_ushort(__float2half_rn(v));
+      }
+      upload(a_f16_, a_f16.data(), 2 * am, cb_);
+    }
     upload(b_bf_, pb.bf.data(), 2 * bn, cb_);
     upload(a_f8_, pa.pt.data(), am, cf_);
     upload(b_f8_, pb.pt.data(), bn, cf_);
@@ -635,8 +649,9 @@ class ShapeBench {
         const detail::ScopedSm90Kernel forced(m == kMxTiled ? o_.compare_kernel() : detail::Sm90Kernel::Auto);
         const int c = i % cm_;
         if (o_.weight_only()) {
-          mxfp8_weight_only_mm(contiguous(static_cast<const void*>(a_bf_[i % cb_].get()), sh_.m, sh_.k,
-                                          DType::BF16, Memory::Device),
+          const bool f16 = o_.fp16_activation();
+          mxfp8_weight_only_mm(contiguous(static_cast<const void*>((f16 ? a_f16_ : a_bf_)[i % cb_].get()), sh_.m,
+                                          sh_.k, f16 ? DType::FP16 : DType::BF16, Memory::Device),
                                mx_op(b_q_[c], b_s_[c], sh_.n), static_cast<const float*>(gpu_.alpha.get()),
                                nullptr, contiguous(out(m), sh_.m, sh_.n, o_.mx_out_dtype(), Memory::Device),
                                gpu_.stream, /*skip_checks=*/i != 0);
@@ -857,7 +872,7 @@ class ShapeBench {
   const Options& o_;
   Shape sh_;
   int cm_ = 1, cb_ = 1, cf_ = 1;
-  std::vector<DeviceBuffer> a_q_, a_s_, b_q_, b_s_, a_bf_, b_bf_, a_f8_, b_f8_;
+  std::vector<DeviceBuffer> a_q_, a_s_, b_q_, b_s_, a_bf_, a_f16_, b_bf_, a_f8_, b_f8_;
   DeviceBuffer f8_scales_, dq_a_, dq_b_;
   DeviceBuffer d_[kMethods];
   std::size_t d_bytes_ = 0;
@@ -1140,8 +1155,9 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
   Gpu gpu;
   const double l2_mb = gpu.prop.l2CacheSize / 1048576.0;
   if (o.weight_only())
-    std::printf("mxgemm_bench --mode weight-only: D = A x B^T, A: M x K BF16 (the exact dequantization "
-                "of an MXFP8 A), B: N x K E4M3 MXFP8, BF16 out\n");
+    std::printf("mxgemm_bench --mode %s: D = A x B^T, A: M x K %s (the exact dequantization "
+                "of an MXFP8 A), B: N x K E4M3 MXFP8, BF16 out\n",
+                o.mode.c_str(), o.fp16_activation() ? "FP16 for mxgemm, BF16 for the peers" : "BF16");
   else
     std::printf("mxgemm_bench: D = A x B^T, A: M x K, B: N x K (TN), E4M3 MXFP8 inputs, BF16 out\n");
   if (o.mx_out_dtype() != DType::BF16)
@@ -1315,8 +1331,9 @@ int main(int argc, char** argv) {
   app.add_flag("--list", o.list, "print the shapes and exit");
   app.add_option("--mode", o.mode,
                  "mxfp8: mxfp8_scaled_mm; weight-only: mxfp8_weight_only_mm on the bf16 A (the "
-                 "dequant + cuBLAS peer then dequantizes B only)")
-      ->check(CLI::IsMember({"mxfp8", "weight-only"}));
+                 "dequant + cuBLAS peer then dequantizes B only); weight-only-fp16: the same with "
+                 "mxgemm's A as FP16 (the same values)")
+      ->check(CLI::IsMember({"mxfp8", "weight-only", "weight-only-fp16"}));
   app.add_option("--compare-kernel", o.compare,
                  "the sm_90 kernel of the comparison column: tiled (MXFP8 only), streaming "
                  "(the skinny kernel's alternative up to 16 rows) or skinny (up to 16 rows)")

@@ -25,9 +25,11 @@ namespace mxgemm {
 //
 // Backends: compute capability 9.0 (Hopper) runs the weight-streaming kernel (any M, in
 // tiles of 128 activation rows; the activation is read in place when its address and row
-// pitch are multiples of 16 bytes, else copied to a workspace first); FP16 activations are
-// refused there with UnsupportedError
-// (the kernel multiplies in bf16, which would round them). Other devices: UnsupportedError.
+// pitch are multiples of 16 bytes, else copied to a workspace first). BF16 activations
+// multiply in bf16, FP16 ones in fp16 (exact for weight scale bytes 103..123; tiles with other
+// scales take an exact fp64 path). With FP16 activations an E5M2 weight is refused with
+// UnsupportedError (an E5M2 code times its scale is an exact fp16 value in too narrow a window).
+// Other devices: UnsupportedError.
 // Errors as for mxfp8_scaled_mm; nothing is written to d unless all checks pass.
 void mxfp8_weight_only_mm(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
                           const ConstMatrixView* bias, MatrixView d, cudaStream_t stream = nullptr,

@@ -94,7 +94,10 @@ class MXLinear(torch.nn.Module):
                              f"got shape {tuple(x.shape)}")
         lead = x.shape[:-1]
         if self.weight_only:
-            x2 = x.reshape(-1, self.in_features).to(torch.bfloat16).contiguous()
+            # fp16 inputs stay fp16 with an e4m3 weight (the GEMM takes them as they are);
+            # anything else enters as bf16.
+            keep_fp16 = x.dtype == torch.float16 and self.elem_dtype == torch.float8_e4m3fn
+            x2 = x.reshape(-1, self.in_features).to(torch.float16 if keep_fp16 else torch.bfloat16).contiguous()
             bias = None if self.bias is None else self.bias.float()
             y = mxfp8_weight_only_mm(x2, self.weight_data.view(self.elem_dtype),
                                      self.weight_scales.view(torch.float8_e8m0fnu),

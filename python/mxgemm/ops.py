@@ -193,9 +193,10 @@ def _(a, w, scales_w, alpha, bias, out_dtype, layout):
 
 def mxfp8_weight_only_mm(a, w, scales_w, alpha=1.0, bias=None, out_dtype=torch.bfloat16,
                          layout="swizzled"):
-    """D = alpha * a @ dequant(w).T (+ bias) on the GPU: bf16 activations (fp16 is refused on
-    Hopper), an MXFP8 weight w (N, K) with E8M0 scales_w in `layout`, bias None or (N,)
-    (fp32/bf16/fp16), added in the same rounding as alpha. Returns a new (M, N) tensor."""
+    """D = alpha * a @ dequant(w).T (+ bias) on the GPU: bf16 or fp16 activations (on Hopper fp16
+    takes an e4m3 weight only), an MXFP8 weight w (N, K) with E8M0 scales_w in `layout`, bias
+    None or (N,) (fp32/bf16/fp16), added in the same rounding as alpha. Returns a new (M, N)
+    tensor."""
     if not isinstance(alpha, torch.Tensor) and isinstance(a, torch.Tensor):
         alpha = torch.full((), float(alpha), dtype=torch.float32, device=a.device)
     return torch.ops.mxgemm.mxfp8_weight_only_mm(a, w, scales_w, alpha, bias, out_dtype, layout)

@@ -357,12 +357,123 @@ TEST(GpuWeightOnly, CodesFormKeepsOrMarksActivationBlocksExactly) {
       }
 }
 
-TEST(GpuWeightOnly, Fp16ActivationsAreRefusedOnHopper) {
+// FP16 activations take the streaming kernel's fp16 values form on sm_90 (kF16X in
+// stream_gemm_kernel.cuh): the weight enters as code x 2^(s - 127 + kF16WeightShift) in fp16,
+// exact inside the fp16 window (scale bytes 103..123 for E4M3, scale_window.cuh). Weight
+// scales inside it (106..122: block maxima up to 448 x 2^-5), every row count form (1, 16, 17,
+// 33, 65 rows; 130 and 300, the 128- and 256-row tiles; 2100, several waves), N and K tails,
+// both layouts, bias, odd row pitches (the pre-pass copy), every output type; against the
+// reference with the summation tolerance, bitwise the same run to run.
+MxOptions fp16_window_scales(std::int64_t shape, ScaleLayout layout = ScaleLayout::Swizzled128x4) {
+  MxOptions o;
+  o.layout = layout;
+  o.scale_lo = 106;
+  o.scale_hi = 122;
+  o.data_stride_pad = shape % 2 == 0 ? 0 : 16;
+  return o;
+}
+
+TEST(GpuWeightOnly, Fp16ActivationsMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  std::mt19937 rng = fresh_rng();
+  const std::int64_t shapes[][3] = {{1, 16, 32},     {5, 136, 1040},  {16, 272, 2064}, {17, 520, 1008},
+                                    {33, 300, 4112}, {65, 136, 2080}, {130, 520, 1040}, {300, 257, 2064},
+                                    {2100, 1100, 1040}};
+  int variant = 0;
+  for (const auto& s : shapes) {
+    const ScaleLayout layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
+    const HostWide a = random_wide(s[0], s[2], DType::FP16, rng, 1.0, variant % 3 == 2 ? 3 : 0);
+    const HostMxOperand w = random_mx_operand(s[1], s[2], rng, fp16_window_scales(variant, layout));
+    const DType out = variant % 3 == 0 ? DType::FP32 : (variant % 3 == 1 ? DType::BF16 : DType::FP16);
+    const std::vector<std::uint8_t> bias_bytes = random_bias(s[1], DType::FP32, rng);
+    const ConstMatrixView bias(bias_bytes.data(), 1, s[1], s[1], DType::FP32, Memory::Host);
+    const ConstMatrixView* b = variant % 2 == 1 ? &bias : nullptr;
+    const float alpha = variant % 4 == 3 ? -0.375f : 1.0f;
+    const std::string what = "fp16 a, " + std::to_string(s[0]) + " x " + std::to_string(s[1]) + " x " +
+                             std::to_string(s[2]) + " " + dtype_name(out);
+    const GpuResult g = run_weight_only(a, w, b, out, alpha);
+    if (g.unsupported) GTEST_SKIP() << "no weight-only kernel for fp16 activations on this backend";
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+    expect_weight_only_matches(a, w, b, alpha, g, what);
+    EXPECT_EQ(g.out.bytes, run_weight_only(a, w, b, out, alpha).out.bytes) << what << ": a second run differs";
+    ++variant;
+  }
+}
+
+// The same through the split of K among the four warpgroups (16- and 32-row values forms,
+// forced), and NaN where it feeds.
+TEST(GpuWeightOnly, Fp16ActivationsSplitKMatchesReference) {
+  MXGEMM_REQUIRE_GPU();
+  const detail::ScopedStreamSplitK split(detail::StreamSplitK::Always);
+  std::mt19937 rng = fresh_rng();
+  for (const std::int64_t m : {13, 30})
+    for (const std::int64_t k : {2080, 4112}) {
+      const std::string what = "fp16 a, split K, " + std::to_string(m) + " x 520 x " + std::to_string(k);
+      HostWide a = random_wide(m, k, DType::FP16, rng);
+      HostMxOperand w = random_mx_operand(520, k, rng, fp16_window_scales(0));
+      const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 0.75f, detail::Sm90Kernel::Streaming);
+      if (g.unsupported) GTEST_SKIP() << "no weight-only kernel for fp16 activations on this backend";
+      expect_weight_only_matches(a, w, nullptr, 0.75f, g, what);
+      a.bits[2 * a.stride + 1500] = 0x7E00;           // row 2 NaN
+      w.set_scale(33, (k + 31) / 32 - 1, kScaleNaN);  // column 33 NaN (the last block)
+      const GpuResult nan = run_weight_only(a, w, nullptr, DType::FP32, 1.0f, detail::Sm90Kernel::Streaming);
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < 520; ++j)
+          ASSERT_EQ(std::isnan(nan.out.at(i, j)), i == 2 || j == 33) << what << " (" << i << "," << j << ")";
+    }
+}
+
+// Weight scales outside the fp16 window: above it (124..130, the tests' usual range reaches
+// 124), below it (90..102), anywhere (0..254), and a NaN scale over a block of zero codes
+// (its lanes are finite: the exact path gives the NaN), on 3, 40 and 130 rows, whole tiles and
+// tiles split along K. Their tiles go through the exact fp64 path: every FP32 output is the
+// reference's.
+TEST(GpuWeightOnly, Fp16ActivationsWithWeightScalesOutsideTheWindowBehaveAsTheReference) {
+  MXGEMM_REQUIRE_GPU();
+  std::mt19937 rng = fresh_rng();
+  const struct { int lo, hi; const char* name; } ranges[] = {{124, 130, "above"}, {90, 102, "below"}, {0, 254, "any"}};
+  for (const std::int64_t m : {3, 40, 130})
+    for (const std::int64_t k : {112, 4096})
+      for (const auto& r : ranges) {
+        const HostWide a = random_wide(m, k, DType::FP16, rng);
+        MxOptions o;
+        o.scale_lo = r.lo;
+        o.scale_hi = r.hi;
+        const HostMxOperand w = random_mx_operand(140, k, rng, o);
+        const std::string what = std::string(r.name) + " weight scales, fp16 a, " + std::to_string(m) + " x 140 x " +
+                                 std::to_string(k);
+        const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f);
+        if (g.unsupported) GTEST_SKIP() << "no weight-only kernel for fp16 activations on this backend";
+        EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+        EXPECT_EQ(count_differences(g.out, weight_only_reference(a, w, nullptr, DType::FP32, 1.0f)), 0) << what;
+      }
+  // Blocks of zero codes: scale 127 (outside the window) stays 0, a NaN scale gives NaN.
+  const HostWide a = random_wide(20, 1040, DType::FP16, rng);
+  HostMxOperand w = random_mx_operand(140, 1040, rng, fp16_window_scales(0));
+  for (std::int64_t c = 0; c < 32; ++c) {
+    w.set_code(5, 64 + c, 0);  // row 5, block 2: zero codes, scale 127
+    w.set_code(7, 96 + c, 0);  // row 7, block 3: zero codes, NaN scale
+  }
+  w.set_scale(5, 2, 127);
+  w.set_scale(7, 3, kScaleNaN);
+  const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f);
+  if (g.unsupported) GTEST_SKIP() << "no weight-only kernel for fp16 activations on this backend";
+  EXPECT_EQ(count_differences(g.out, weight_only_reference(a, w, nullptr, DType::FP32, 1.0f)), 0) << "zero blocks";
+  for (std::int64_t i = 0; i < 20; ++i) {
+    EXPECT_TRUE(std::isnan(g.out.at(i, 7))) << "row " << i << ": the NaN-scale column";
+    EXPECT_FALSE(std::isnan(g.out.at(i, 5))) << "row " << i << ": the zero block with scale 127";
+  }
+}
+
+TEST(GpuWeightOnly, Fp16ActivationsWithE5m2WeightsAreRefusedOnHopper) {
   MXGEMM_REQUIRE_GPU();
   if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "Hopper only";
   std::mt19937 rng = fresh_rng();
   const HostWide a = random_wide(4, 64, DType::FP16, rng);
-  const HostMxOperand w = random_mx_operand(16, 64, rng);
+  MxOptions o;
+  o.dtype = DType::E5M2;
+  const HostMxOperand w = random_mx_operand(16, 64, rng, o);
   GuardedDeviceBuffer da(a.bits.size() * 2), dd(4 * 16 * 4), dalpha(4);
   da.upload(a.bits.data());
   DeviceMxOperand dw(w);
@@ -371,9 +482,9 @@ TEST(GpuWeightOnly, Fp16ActivationsAreRefusedOnHopper) {
   const MatrixView d(dd.data(), 4, 16, 16, DType::FP32, Memory::Device);
   try {
     mxfp8_weight_only_mm(av, dw.view, static_cast<const float*>(dalpha.data()), nullptr, d);
-    FAIL() << "fp16 activations were accepted on sm_90";
+    FAIL() << "fp16 activations with an e5m2 weight were accepted on sm_90";
   } catch (const UnsupportedError& e) {
-    EXPECT_NE(std::string(e.what()).find("mxfp8_weight_only_mm: a.dtype: expected bf16 on sm_90"),
+    EXPECT_NE(std::string(e.what()).find("mxfp8_weight_only_mm: w.data.dtype: expected e4m3 with fp16 activations on sm_90"),
               std::string::npos)
         << e.what();
   }

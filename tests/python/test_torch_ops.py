@@ -293,6 +293,21 @@ def test_weight_only_matches_the_reference(m, bias):
 
 
 @requires_gemm
+@pytest.mark.parametrize("m", [1, 40, 300])
+def test_weight_only_fp16_activations_match_the_reference(m):
+    g = torch.Generator(device=DEV).manual_seed(100 + m)
+    n, k = 136, 528
+    x = torch.randn((m, k), generator=g, device=DEV).to(torch.float16)
+    w, sw = ops.quantize_mxfp8(torch.randn((n, k), generator=g, device=DEV))
+    got = ops.mxfp8_weight_only_mm(x, w, sw, 0.5, None, torch.float32)
+    want = mxgemm.mxfp8_weight_only_mm_reference(x.cpu().numpy(), as_bytes(w), as_bytes(sw), 0.5, "fp32")
+    absolute = mxgemm.mxfp8_weight_only_mm_reference(x.abs().cpu().numpy(), as_bytes(w) & 0x7F, as_bytes(sw),
+                                                     0.5, "fp32")
+    bound = np.abs(want) * 2.0**-23 + k * 2.0**-23 * absolute
+    assert np.all(np.abs(got.cpu().double().numpy() - want) <= bound)
+
+
+@requires_gemm
 @requires_quantize
 def test_mxlinear_weight_only_vs_nn_linear():
     torch.manual_seed(0)

@@ -107,6 +107,35 @@ __device__ __forceinline__ void e8m0_quad_to_bf16_lanes(std::uint32_t quad, std:
   lanes[1] = (quad >> 1) & 0x7F807F80u;
 }
 
+// Four E8M0 bytes [b3 b2 b1 b0] -> 2^(s - 127 + kShift) as fp16 in 16-bit lanes, lanes[0] =
+// [b2 | b0], lanes[1] = [b3 | b1] (the fp16 values form, scale_window.cuh): the exponent field
+// s - 112 + kShift, taken mod 32 from the byte's low 5 bits, which is the exact power for the
+// bytes of the fp16 window. Every other byte gives some finite power (fields capped at 30: no
+// infinity, so that a block of zero codes stays 0), 0xFF included: a NaN block takes the exact
+// path (needs_exact_path_f16).
+template <int kShift>
+__device__ __forceinline__ void e8m0_quad_to_f16_lanes(std::uint32_t quad, std::uint32_t (&lanes)[2]) {
+  constexpr std::uint32_t kField = static_cast<std::uint32_t>(((kShift - 112) % 32 + 32) % 32);
+  constexpr std::uint32_t kAdd = 0x00010001u * (kField << 10);
+  lanes[0] = min_u16x2((((quad << 10) & 0x7C007C00u) + kAdd) & 0x7C007C00u, 0x78007800u);
+  lanes[1] = min_u16x2((((quad << 2) & 0x7C007C00u) + kAdd) & 0x7C007C00u, 0x78007800u);
+}
+
+// fp16x2 codes times the fp16 power of two in 16-bit lane kLane of `lanes` (both halves):
+// exact inside the fp16 window. ptxas reads the lane in the multiply (HMUL2 ... R.H0_H0).
+template <int kLane>
+__device__ __forceinline__ std::uint32_t f16x2_codes_mul_f16_lane(std::uint32_t h2, std::uint32_t lanes) {
+  static_assert(kLane == 0 || kLane == 1, "a 32-bit word has two 16-bit lanes");
+  std::uint32_t out;
+  if constexpr (kLane == 0)
+    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {lo, lo}; mul.rn.f16x2 %0, %1, s; }"
+        : "=r"(out) : "r"(h2), "r"(lanes));
+  else
+    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {hi, hi}; mul.rn.f16x2 %0, %1, s; }"
+        : "=r"(out) : "r"(h2), "r"(lanes));
+  return out;
+}
+
 // Lane `blk` (0, 1) of e8m0_pair_to_bf16_lanes copied into both halves.
 __device__ __forceinline__ std::uint32_t bf16_lane_broadcast(std::uint32_t lanes, int blk) {
   return __byte_perm(lanes, 0, blk == 0 ? 0x1010 : 0x3232);

@@ -57,6 +57,17 @@ __device__ __forceinline__ std::uint32_t max_u16x2(std::uint32_t a, std::uint32_
 #endif
 }
 
+// min.u16x2 (PTX ISA 9.7.1.11, sm_90): two unsigned 16-bit minima in one instruction.
+__device__ __forceinline__ std::uint32_t min_u16x2(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  std::uint32_t d;
+  asm("min.u16x2 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+#else
+  return __vminu2(a, b);
+#endif
+}
+
 }  // namespace mxgemm::cuda
 
 // ----------------------------------------------------------------------------------------

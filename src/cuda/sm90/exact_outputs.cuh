@@ -63,7 +63,7 @@ __device__ __forceinline__ __half exact_out<__half>(double v) { return __double2
 // Whether weight rows n_first and n_first + 8 (rows past N skipped) have a block in blocks
 // [b0, b1) that needs the exact path (needs_exact_path), from the weight's chunked scales and
 // its codes as the caller passed them: the rare follow-up of the streaming kernel's watch.
-template <DType kElemW, bool kNanScaleExact = false>
+template <DType kElemW, bool kNanScaleExact = false, bool kF16Window = false>
 __device__ __forceinline__ bool weight_rows_need_exact(const ExactOperand& w, const ChunkedScales& sw, int n_rows, int k,
                                                        int n_first, int b0, int b1) {
   const auto* weight = static_cast<const std::uint8_t*>(w.data);
@@ -75,15 +75,17 @@ __device__ __forceinline__ bool weight_rows_need_exact(const ExactOperand& w, co
         sw.data + static_cast<std::int64_t>(n / 128) * sw.col_tiles * kScaleChunkBytes + chunk_row_offset(n % 128);
     for (int g = b0 / 4; g < (b1 + 3) / 4; ++g) {
       const std::uint32_t word = *reinterpret_cast<const std::uint32_t*>(row_chunks + g * kScaleChunkBytes);
-      const std::uint32_t outside = scales_outside_window<kElemW>(word);
+      const std::uint32_t outside = kF16Window ? scales_outside_f16_window<kElemW>(word) : scales_outside_window<kElemW>(word);
       for (int b = 0; b < 4; ++b) {
         const int blk = 4 * g + b;
         if (blk < b0 || blk >= b1 || (outside >> (8 * b + 7) & 1u) == 0) continue;
         const uint4* codes = reinterpret_cast<const uint4*>(weight + n * w.stride + blk * 32);
         const uint4 lo = __ldg(codes);
         const uint4 hi = blk * 32 + 16 < k ? __ldg(codes + 1) : make_uint4(0, 0, 0, 0);  // K % 32 == 16
-        exact |= needs_exact_path<kElemW, kNanScaleExact>((word >> (8 * b)) & 0xFFu,
-                                          code_magnitudes(lo.x | lo.y | lo.z | lo.w | hi.x | hi.y | hi.z | hi.w));
+        const std::uint32_t s = (word >> (8 * b)) & 0xFFu;
+        const std::uint32_t code_bits = code_magnitudes(lo.x | lo.y | lo.z | lo.w | hi.x | hi.y | hi.z | hi.w);
+        if constexpr (kF16Window) exact |= needs_exact_path_f16<kElemW>(s, code_bits);
+        else exact |= needs_exact_path<kElemW, kNanScaleExact>(s, code_bits);
       }
     }
   }

@@ -256,6 +256,18 @@ struct LaneScalesBf16 {
   }
 };
 
+// The fp16 values form's (kF16X in stream_gemm_kernel.cuh): two rows' powers of two of a
+// block as fp16 lanes (e8m0_quad_to_f16_lanes), code x 2^(s - 127 + kF16WeightShift), exact
+// inside the fp16 window: 2 instructions a pair with the conversion to fp16 codes, where the
+// bf16 values take 5 (bench/results/s26/b4).
+struct LaneScalesF16 {
+  std::uint32_t lanes[2];  // [blk] = [half 1 | half 0]
+  __device__ __forceinline__ std::uint32_t mul(std::uint32_t h2, int blk, int half) const {
+    return half == 0 ? cuda::f16x2_codes_mul_f16_lane<0>(h2, lanes[blk])
+                     : cuda::f16x2_codes_mul_f16_lane<1>(h2, lanes[blk]);
+  }
+};
+
 // The fragment in the permuted K order as exact bf16 values code * scale (Scales: one of the
 // two above): four 8-byte loads a stage where the natural order takes sixteen 2-byte ones.
 template <DType kElem, int kSub = 0, int kRowBytes, typename Scales>
@@ -391,6 +403,19 @@ __device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks,
   if (2 * ks + 1 >= blocks) quad = (quad & 0x00FF00FFu) | 0x7F007F00u;
   outside_bits |= scales_outside_window<kElem>(quad);
   cuda::e8m0_quad_to_bf16_lanes(quad, out.lanes);
+}
+
+// The same as fp16 lanes for the fp16 values form; outside_bits gathers the fp16 window's
+// test (scales_outside_f16_window). Past K the second block's byte reads as the window's
+// centre (its codes are TMA's zeros).
+template <DType kElem, typename Offsets>
+__device__ __forceinline__ void fragment_scales_f16(const std::uint8_t* chunks, const Offsets& at, int ks, int blocks,
+                                                    LaneScalesF16& out, std::uint32_t& outside_bits) {
+  std::uint32_t quad = __byte_perm(chunk_scale_pair_bytes(chunks + at.offset(0), ks),
+                                   chunk_scale_pair_bytes(chunks + at.offset(1), ks), 0x5410);
+  if (2 * ks + 1 >= blocks) quad = (quad & 0x00FF00FFu) | (0x01000100u * static_cast<std::uint32_t>(kF16WindowCenter));
+  outside_bits |= scales_outside_f16_window<kElem>(quad);
+  cuda::e8m0_quad_to_f16_lanes<kF16WeightShift>(quad, out.lanes);
 }
 
 // The fp32 block scales of this thread's two fragment rows for stage ks, [half][blk]; with

@@ -85,6 +85,9 @@ struct StreamGemmParams {
   StreamSchedule sched;
   ChunkedScales sw;
   TransposedOutput out;
+  // What the fast path's sums are multiplied by before alpha: 1, or 2^-kF16WeightShift for the
+  // fp16 values form, whose weight carries 2^kF16WeightShift (scale_window.cuh).
+  float alpha_scale;
   float* partials;               // 2 * sched.ctas slots of kBlockN * kMPad fp32
   // 256-row tiles (StreamGemmConfig::kPromoteInGlobal): each CTA's slot of kBlockN * kMPad fp32
   // for the promoted sum, and the sub-stages between promotions (a chain of K the output type's

@@ -48,6 +48,51 @@ __device__ __forceinline__ bool needs_exact_path(std::uint32_t s, std::uint32_t 
   return (kNanScaleExact || s != 0xFFu) && code_bits != 0 && scale_outside_window<kElem>(s);
 }
 
+// The fp16 values form (weight-only FP16 activations, stream_gemm_kernel.cuh's kF16X): the
+// weight enters the fp16 wgmma as code x 2^e, e = s - 127 + kF16WeightShift, and D takes
+// alpha x 2^-kF16WeightShift (exact: a power of two). That fp16 value is exact while e lies
+// in [-14, 6] for E4M3 (the subnormal step 2^-9 x 2^-14 = 2^-23 is a multiple of fp16's 2^-24;
+// 448 x 2^6 = 28672 < 65504) and in [-8, 0] for E5M2 (codes 2^-16..57344). The shift puts that
+// window over real weights: bytes 103..123 for E4M3 (block maxima 448 x 2^-24..2^-4, about
+// 2.7e-5..28), 109..117 for E5M2, both centred on byte 113. A block outside it with a nonzero
+// code, and a NaN block (0xFF) whatever its codes, send their tile to the exact path
+// (needs_exact_path_f16).
+constexpr int kF16WeightShift = 10;
+constexpr int kF16WindowCenter = 127 - kF16WeightShift - 4;  // e = -4
+template <DType kElem>
+constexpr int kF16WindowHalfWidth = kElem == DType::E4M3 ? 10 : 4;
+static_assert(kF16WindowCenter - kF16WindowHalfWidth<DType::E4M3> - 127 + kF16WeightShift == -14 &&
+                  kF16WindowCenter + kF16WindowHalfWidth<DType::E4M3> - 127 + kF16WeightShift == 6,
+              "E4M3 codes x 2^e are exact fp16 values for e in [-14, 6]");
+static_assert(kF16WindowCenter - kF16WindowHalfWidth<DType::E5M2> - 127 + kF16WeightShift == -8 &&
+                  kF16WindowCenter + kF16WindowHalfWidth<DType::E5M2> - 127 + kF16WeightShift == 0,
+              "E5M2 codes x 2^e are exact fp16 values for e in [-8, 0]");
+
+// Bit 7 of each byte set where the E8M0 byte of `word` lies outside the fp16 window. Each
+// byte is first moved by 127 - kF16WindowCenter without carries between bytes, which centres
+// the window on 127 as scales_outside_window's test needs (bytes that wrap lie outside).
+template <DType kElem>
+__device__ __forceinline__ std::uint32_t scales_outside_f16_window(std::uint32_t word) {
+  constexpr std::uint32_t kMove = 0x01010101u * static_cast<std::uint32_t>(127 - kF16WindowCenter);
+  constexpr std::uint32_t kBias = 0x01010101u * static_cast<std::uint32_t>(127 - kF16WindowHalfWidth<kElem>);
+  const std::uint32_t moved = ((word & 0x7F7F7F7Fu) + kMove) ^ (word & 0x80808080u);
+  return (__vabsdiffu4(moved, 0x7F7F7F7Fu) + kBias) & 0x80808080u;
+}
+
+template <DType kElem>
+__device__ __forceinline__ bool scale_outside_f16_window(std::uint32_t s) {
+  const int d = static_cast<int>(s) - kF16WindowCenter;
+  return d > kF16WindowHalfWidth<kElem> || d < -kF16WindowHalfWidth<kElem>;
+}
+
+// Whether a block must be recomputed exactly on the fp16 values form: a NaN scale whatever
+// the codes (its lanes are finite, e8m0_quad_to_f16_lanes), any other scale outside the
+// window with a nonzero code.
+template <DType kElem>
+__device__ __forceinline__ bool needs_exact_path_f16(std::uint32_t s, std::uint32_t code_bits) {
+  return s == 0xFFu || (code_bits != 0 && scale_outside_f16_window<kElem>(s));
+}
+
 // The magnitude bits of 4 fp8 codes (the sign bit dropped: -0 is zero).
 __device__ __forceinline__ std::uint32_t code_magnitudes(std::uint32_t word) { return word & 0x7F7F7F7Fu; }
 

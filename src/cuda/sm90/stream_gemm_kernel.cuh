@@ -97,7 +97,12 @@ __device__ __forceinline__ float* promoted_slot(const StreamGemmParams& p, int c
 // kQuarters 128-K parts laid out as kQuarters ordinary stages of a 64-row tile; math
 // warpgroup w runs part w of every ring stage as its own chain of stages, and the
 // warpgroups' four sums are added in shared memory (warpgroup order) before warpgroup 0 stores.
-template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX = false, bool kSplitK = false>
+//
+// kF16X: the fp16 values form, for FP16 activations read in their natural K order. The weight
+// enters the fp16 wgmma as code x 2^(s - 127 + kF16WeightShift), two instructions a pair
+// (LaneScalesF16), exact inside the fp16 window of scale_window.cuh, which the watch and the
+// exact path cover as the bf16 window's; the sums take p.alpha_scale (2^-kF16WeightShift).
+template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX = false, bool kSplitK = false, bool kF16X = false>
 __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThreads, 1)
     stream_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_w,
                             const __grid_constant__ CUtensorMap tma_x,
@@ -105,7 +110,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
                             const __grid_constant__ StreamGemmParams p) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Cfg = StreamGemmConfig<kMPad, kCodes, kSplitK>;
-  using Mma = std::conditional_t<kCodes, ptx::WgmmaF16Rs<kMPad>, ptx::WgmmaBf16Rs<kMPad>>;
+  using Mma = std::conditional_t<kCodes || kF16X, ptx::WgmmaF16Rs<kMPad>, ptx::WgmmaBf16Rs<kMPad>>;
+  static_assert(!kF16X || (!kCodes && !kPermutedX), "the fp16 values form reads an FP16 activation in its own order");
   using Smem = StreamGemmSmem<kMPad, kCodes, kSplitK>;
   // The launcher interleaves halves (StreamSchedule::interleave_halves) for these instances
   // only; the others run each work item's stages one after another.
@@ -262,7 +268,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   const int warp_row0 = Cfg::warp_row0(math_tid);  // this warp's 16 weight rows in the tile
   const int w_row = warp_row0 + (lane >> 2);   // fragment rows w_row, w_row + 8
   const int q = lane & 3;
-  const float alpha = __ldg(p.out.alpha);
+  const float alpha = __ldg(p.out.alpha) * p.alpha_scale;  // (exact: a power of two)
   // kSplitK: this warpgroup's 128-K part of each ring stage (run_mainloop has where the part
   // lies in a stage). The tile is the CTA's own, tile cta: the launcher gives each CTA one.
   const int part = kSplitK ? math_tid / 128 : 0;
@@ -306,14 +312,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   // 8192 76.8-77.3 -> 72.5-72.7. The two-warpgroup tiles of the natural order (weight-only
   // from 33 rows) were 2-4% slower with them (64 x 28672 x 8192 85.5-85.6 -> 87.1, 8192^3
   // 1302-1306 -> 1355-1357) and keep the broadcast scales.
-  constexpr bool kLaneScales = kPermutedX || Cfg::kMathWarpgroups == 4;
-  using ValueScales = std::conditional_t<kLaneScales, LaneScalesBf16, BroadcastScalesBf16>;
+  // The fp16 values form always takes lanes (its own, LaneScalesF16).
+  constexpr bool kLaneScales = kPermutedX || Cfg::kMathWarpgroups == 4 || kF16X;
+  using ValueScales = std::conditional_t<kF16X, LaneScalesF16,
+                                         std::conditional_t<kLaneScales, LaneScalesBf16, BroadcastScalesBf16>>;
   // Whether this thread's weight rows in tile column tn have a block of stages [ks0, ks_end)
   // that needs the exact path (needs_exact_path), from the scales and codes in global memory:
   // the rare follow-up of the watch. Scale lanes make a NaN scale +Inf, so with them a NaN
   // block with nonzero codes counts too.
   auto rows_need_exact = [&](int tn, int ks0, int ks_end) {
-    return weight_rows_need_exact<kElemW, !kCodes && kLaneScales>(
+    return weight_rows_need_exact<kElemW, !kCodes && kLaneScales, kF16X>(
         p.exact.w, p.sw, p.n, p.k, tn * Cfg::kBlockN + w_row, Cfg::kBlocksPerStage * ks0,
         Cfg::kBlocksPerStage * ks_end < p.scale_cols ? Cfg::kBlocksPerStage * ks_end : p.scale_cols);
   };
@@ -395,7 +403,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
                                                                               outside_window);
     };
     auto weight_scales_bf16 = [&](int stage, int ks, ValueScales& sw) {
-      if constexpr (kLaneScales)
+      if constexpr (kF16X)
+        fragment_scales_f16<kElemW>(smem.scales[stage] + part_scales, scale_at, ks, scale_blocks(), sw, outside_bits);
+      else if constexpr (kLaneScales)
         fragment_scales_bf16<kElemW>(smem.scales[stage] + part_scales, scale_at, ks, scale_blocks(), sw,
                                      outside_bits);
       else

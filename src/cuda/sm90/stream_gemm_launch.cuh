@@ -13,11 +13,11 @@
 
 namespace mxgemm::sm90 {
 
-template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX, bool kSplitK>
+template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX, bool kSplitK, bool kF16X = false>
 void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                             const StreamGemmParams& p, cudaStream_t stream) {
   using Cfg = StreamGemmConfig<kMPad, kCodes, kSplitK>;
-  auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW, kCodes, kPermutedX, kSplitK>;
+  auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW, kCodes, kPermutedX, kSplitK, kF16X>;
   // Once per device and instantiation (the attribute is per device).
   static std::atomic<std::uint64_t> configured{0};
   cuda::once_per_device(configured, [&] {
@@ -87,7 +87,15 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
 
 template <int kMPad, bool kCodes, bool kPermutedX, bool kSplitK>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
-                          const StreamGemmParams& p, DType w_dtype, cudaStream_t stream) {
+                          const StreamGemmParams& p, DType w_dtype, DType x_dtype, cudaStream_t stream) {
+  // FP16 activations (weight-only, natural K order) take the fp16 values form, built for E4M3
+  // weights only (the entry point refuses E5M2 ones with FP16 activations).
+  if constexpr (!kCodes && !kPermutedX) {
+    if (x_dtype == DType::FP16) {
+      launch_stream_instance<kMPad, DType::E4M3, false, false, kSplitK, true>(tma_w, tma_x, tma_sx, p, stream);
+      return;
+    }
+  }
   if (w_dtype == DType::E4M3)
     launch_stream_instance<kMPad, DType::E4M3, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, stream);
   else

@@ -41,6 +41,7 @@ struct StreamLaunch {
   std::int64_t x_direct_stride;  // its row stride, elements
   ExactOperand x_exact;      // the activation as the caller passed it (the exact path)
   int x_row0;                // the launch's first row of it
+  DType x_dtype = DType::BF16;  // of the 16-bit activation: BF16, or FP16 (the fp16 values form)
 };
 
 // A value the pre-pass writes into the rows it marks, and the split reduction's CTAs into the
@@ -87,6 +88,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
     p.sched.paired = p.sched.one_half_per_cta();  // unless the clusters do not fit (launcher)
   }
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
+  p.alpha_scale = l.x_dtype == DType::FP16 ? 1.0f / static_cast<float>(1 << kF16WeightShift) : 1.0f;
   p.x_in_place = direct;
   p.early_fixup = detail::stream_early_fixup();
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
@@ -147,7 +149,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
       kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{p.m} * 4, kMPad * 4, Cfg::kSxBlocks, kMPad * 4,
                                            CU_TENSOR_MAP_SWIZZLE_NONE)
              : tma_x;
-  launch_stream_kernel<kMPad, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, b.data.dtype, stream);
+  launch_stream_kernel<kMPad, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, b.data.dtype, l.x_dtype, stream);
 }
 
 
@@ -189,6 +191,12 @@ void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
 template <typename Prepass>
 void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activation, const Prepass& prepass,
                  cudaStream_t stream) {
+  // FP16 activations: the fp16 values form from one row (it has no codes form).
+  if (l.x_dtype == DType::FP16) {
+    if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
+    else launch_values<false>(l, b, prepass, stream);
+    return;
+  }
   if (l.m <= 8) launch_padded<8, true>(l, b, prepass, stream);
   else if (l.m <= 16 && mx_activation) launch_padded<16, true>(l, b, prepass, stream);
   else if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
@@ -250,14 +258,14 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   const bool in_place = reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 && (a.row_stride * 2) % 16 == 0;
   if (in_place) {
     const StreamLaunch l{kWeightOnly, static_cast<int>(a.rows), alpha, bias_data, bias_dtype, d, a.data, a.row_stride,
-                         exact_operand(a), 0};
+                         exact_operand(a), 0, a.dtype};
     launch_rows(l, w, /*mx_activation=*/false, prepass_rows(0, a.rows), stream);
     return;
   }
   const std::int64_t kp = scale_cols(a.cols) * 32;
   for_each_row_range(a.rows, kp, [&](std::int64_t row0, std::int64_t rows) {
     const StreamLaunch l{kWeightOnly, static_cast<int>(rows), alpha, bias_data, bias_dtype, rows_of(d, row0, rows),
-                         nullptr, 0, exact_operand(a), static_cast<int>(row0)};
+                         nullptr, 0, exact_operand(a), static_cast<int>(row0), a.dtype};
     launch_rows(l, w, /*mx_activation=*/false, prepass_rows(row0, rows), stream);
   });
 }

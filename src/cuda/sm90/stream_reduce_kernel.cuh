@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(kReduceThreads)
                   static_cast<int>(gridDim.x * kReduceThreads));
     return;
   }
-  const float alpha = __ldg(p.out.alpha);
+  const float alpha = __ldg(p.out.alpha) * p.alpha_scale;  // (exact: a power of two)
   // The tile's partials, in CTA order (finding a slot takes 64-bit divisions: once a CTA).
   __shared__ const float* parts[kSplitReduceMaxCtas];
   const int c_lo = sched.first_cta(t), count = sched.last_cta(t) - c_lo + 1;
