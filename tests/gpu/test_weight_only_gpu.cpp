@@ -466,6 +466,34 @@ TEST(GpuWeightOnly, Fp16ActivationsWithWeightScalesOutsideTheWindowBehaveAsTheRe
   }
 }
 
+// fp16 subnormals reach the tensor cores on both sides of the fp16 form: weight row 3's first
+// block at scale byte 106 with subnormal E4M3 codes (m x 2^-9 x 2^-11 = m x 2^-20, below fp16's
+// 2^-14), and activation row 2 holding only subnormals (2^-16..2^-23) in its first block. A
+// flush to zero anywhere would lose all of column 3 and row 2 (every other term is zero), far
+// outside the summation tolerance.
+TEST(GpuWeightOnly, Fp16ActivationsKeepSubnormalProducts) {
+  MXGEMM_REQUIRE_GPU();
+  std::mt19937 rng = fresh_rng();
+  const std::int64_t m = 8, n = 16, k = 64;
+  HostWide a = random_wide(m, k, DType::FP16, rng);
+  HostMxOperand w = random_mx_operand(n, k, rng, fp16_window_scales(0));
+  for (std::int64_t c = 0; c < k; ++c) {
+    w.set_code(3, c, c < 32 ? static_cast<std::uint8_t>((c % 7 + 1) | (c % 2 == 0 ? 0x80 : 0)) : 0);
+    a.set(2, c, c < 32 ? std::ldexp(c % 2 == 0 ? 1.0 : -1.0, -16 - static_cast<int>(c % 8)) : 0.0);
+  }
+  w.set_scale(3, 0, 106);
+  const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f);
+  if (g.unsupported) GTEST_SKIP() << "no weight-only kernel for fp16 activations on this backend";
+  expect_weight_only_matches(a, w, nullptr, 1.0f, g, "fp16 subnormal products");
+  const HostOutput ref = weight_only_reference(a, w, nullptr, DType::FP32, 1.0f);
+  for (std::int64_t i = 0; i < m; ++i) {
+    EXPECT_NE(ref.at(i, 3), 0.0f) << "row " << i << ": the reference's column 3 should not vanish";
+    EXPECT_NE(g.out.at(i, 3), 0.0f) << "row " << i << ", column 3 (subnormal weight values) was flushed";
+  }
+  for (std::int64_t j = 0; j < n; ++j)
+    EXPECT_NE(g.out.at(2, j), 0.0f) << "row 2 (subnormal activations), column " << j << " was flushed";
+}
+
 TEST(GpuWeightOnly, Fp16ActivationsWithE5m2WeightsAreRefusedOnHopper) {
   MXGEMM_REQUIRE_GPU();
   if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "Hopper only";
