@@ -275,33 +275,22 @@ def test_mxlinear_vs_nn_linear(bias, dtype):
 @requires_gemm
 @pytest.mark.parametrize("m", [1, 37, 300])
 @pytest.mark.parametrize("bias", [True, False])
-def test_weight_only_matches_the_reference(m, bias):
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_weight_only_matches_the_reference(m, bias, dtype):
     g = torch.Generator(device=DEV).manual_seed(m)
     n, k = 136, 528
-    x = torch.randn((m, k), generator=g, device=DEV).to(torch.bfloat16)
+    x = torch.randn((m, k), generator=g, device=DEV).to(dtype)
     w, sw = ops.quantize_mxfp8(torch.randn((n, k), generator=g, device=DEV))
     b = torch.randn(n, generator=g, device=DEV) if bias else None
     got = ops.mxfp8_weight_only_mm(x, w, sw, 0.5, b, torch.float32)
-    want = mxgemm.mxfp8_weight_only_mm_reference(
-        x.cpu().view(torch.int16).numpy().view(np.uint16), as_bytes(w), as_bytes(sw), 0.5, "fp32",
-        bias=None if b is None else b.cpu().numpy())
-    absolute = mxgemm.mxfp8_weight_only_mm_reference(
-        x.abs().cpu().view(torch.int16).numpy().view(np.uint16),
-        as_bytes(w) & 0x7F, as_bytes(sw), 0.5, "fp32")
-    bound = np.abs(want) * 2.0**-23 + k * 2.0**-23 * absolute
-    assert np.all(np.abs(got.cpu().double().numpy() - want) <= bound)
 
+    def host(t):  # the reference takes bf16 as its uint16 bits, fp16 as float16
+        t = t.cpu()
+        return t.view(torch.int16).numpy().view(np.uint16) if dtype == torch.bfloat16 else t.numpy()
 
-@requires_gemm
-@pytest.mark.parametrize("m", [1, 40, 300])
-def test_weight_only_fp16_activations_match_the_reference(m):
-    g = torch.Generator(device=DEV).manual_seed(100 + m)
-    n, k = 136, 528
-    x = torch.randn((m, k), generator=g, device=DEV).to(torch.float16)
-    w, sw = ops.quantize_mxfp8(torch.randn((n, k), generator=g, device=DEV))
-    got = ops.mxfp8_weight_only_mm(x, w, sw, 0.5, None, torch.float32)
-    want = mxgemm.mxfp8_weight_only_mm_reference(x.cpu().numpy(), as_bytes(w), as_bytes(sw), 0.5, "fp32")
-    absolute = mxgemm.mxfp8_weight_only_mm_reference(x.abs().cpu().numpy(), as_bytes(w) & 0x7F, as_bytes(sw),
+    want = mxgemm.mxfp8_weight_only_mm_reference(host(x), as_bytes(w), as_bytes(sw), 0.5, "fp32",
+                                                 bias=None if b is None else b.cpu().numpy())
+    absolute = mxgemm.mxfp8_weight_only_mm_reference(host(x.abs()), as_bytes(w) & 0x7F, as_bytes(sw),
                                                      0.5, "fp32")
     bound = np.abs(want) * 2.0**-23 + k * 2.0**-23 * absolute
     assert np.all(np.abs(got.cpu().double().numpy() - want) <= bound)

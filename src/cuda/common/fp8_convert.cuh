@@ -65,21 +65,33 @@ __device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul(std::uint32_t
   return out;
 }
 
-// The same with the scale in 16-bit lane kLane of `lanes` (e8m0_quad_to_bf16_lanes): ptxas
-// reads that lane for both halves in the multiply itself (HMUL2 ... R.H0_H0 / R.H1_H1), with no
-// instruction to copy it across.
+// x times 16-bit lane kLane of `lanes` in both halves, as bf16x2 or (kF16) fp16x2: ptxas reads
+// that lane in the multiply itself (HMUL2 ... R.H0_H0 / R.H1_H1), with no instruction to copy
+// it across.
+template <int kLane, bool kF16>
+__device__ __forceinline__ std::uint32_t mul_by_lane(std::uint32_t x, std::uint32_t lanes) {
+  static_assert(kLane == 0 || kLane == 1, "a 32-bit word has two 16-bit lanes");
+  std::uint32_t out;
+  if constexpr (kLane == 0 && !kF16)
+    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {lo, lo}; mul.rn.bf16x2 %0, %1, s; }"
+        : "=r"(out) : "r"(x), "r"(lanes));
+  else if constexpr (!kF16)
+    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {hi, hi}; mul.rn.bf16x2 %0, %1, s; }"
+        : "=r"(out) : "r"(x), "r"(lanes));
+  else if constexpr (kLane == 0)
+    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {lo, lo}; mul.rn.f16x2 %0, %1, s; }"
+        : "=r"(out) : "r"(x), "r"(lanes));
+  else
+    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {hi, hi}; mul.rn.f16x2 %0, %1, s; }"
+        : "=r"(out) : "r"(x), "r"(lanes));
+  return out;
+}
+
+// The same as f16x2_codes_to_bf16x2_mul with the scale in lane kLane of `lanes`
+// (e8m0_quad_to_bf16_lanes).
 template <int kLane>
 __device__ __forceinline__ std::uint32_t f16x2_codes_to_bf16x2_mul_lane(std::uint32_t h2, std::uint32_t lanes) {
-  static_assert(kLane == 0 || kLane == 1, "a 32-bit word has two 16-bit lanes");
-  const std::uint32_t codes = f16x2_codes_to_bf16x2(h2);
-  std::uint32_t out;
-  if constexpr (kLane == 0)
-    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {lo, lo}; mul.rn.bf16x2 %0, %1, s; }"
-        : "=r"(out) : "r"(codes), "r"(lanes));
-  else
-    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {hi, hi}; mul.rn.bf16x2 %0, %1, s; }"
-        : "=r"(out) : "r"(codes), "r"(lanes));
-  return out;
+  return mul_by_lane<kLane, false>(f16x2_codes_to_bf16x2(h2), lanes);
 }
 
 template <DType kElem>
@@ -121,19 +133,11 @@ __device__ __forceinline__ void e8m0_quad_to_f16_lanes(std::uint32_t quad, std::
   lanes[1] = min_u16x2((((quad << 2) & 0x7C007C00u) + kAdd) & 0x7C007C00u, 0x78007800u);
 }
 
-// fp16x2 codes times the fp16 power of two in 16-bit lane kLane of `lanes` (both halves):
-// exact inside the fp16 window. ptxas reads the lane in the multiply (HMUL2 ... R.H0_H0).
+// fp16x2 codes times the fp16 power of two in lane kLane of `lanes` (e8m0_quad_to_f16_lanes):
+// exact inside the fp16 window.
 template <int kLane>
 __device__ __forceinline__ std::uint32_t f16x2_codes_mul_f16_lane(std::uint32_t h2, std::uint32_t lanes) {
-  static_assert(kLane == 0 || kLane == 1, "a 32-bit word has two 16-bit lanes");
-  std::uint32_t out;
-  if constexpr (kLane == 0)
-    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {lo, lo}; mul.rn.f16x2 %0, %1, s; }"
-        : "=r"(out) : "r"(h2), "r"(lanes));
-  else
-    asm("{ .reg .b16 lo, hi; .reg .b32 s; mov.b32 {lo, hi}, %2; mov.b32 s, {hi, hi}; mul.rn.f16x2 %0, %1, s; }"
-        : "=r"(out) : "r"(h2), "r"(lanes));
-  return out;
+  return mul_by_lane<kLane, true>(h2, lanes);
 }
 
 // Lane `blk` (0, 1) of e8m0_pair_to_bf16_lanes copied into both halves.

@@ -393,14 +393,21 @@ __device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks,
 // nonzero when some byte is outside). Bytes 0 and 0xFF both lie outside the window, so a block
 // with either and nonzero codes takes the exact path (needs_exact_path<kElem, true>), and with
 // zero codes the lanes' 0 and +Inf give the exact values (0 and NaN).
+// The four scale bytes of a thread's two fragment rows for 64-K step ks, [row + 8: blk 1, blk 0
+// | row: blk 1, blk 0]; past K the second block's byte (the chunk's padding) reads as `pad`.
+template <typename Offsets>
+__device__ __forceinline__ std::uint32_t fragment_scale_quad(const std::uint8_t* chunks, const Offsets& at, int ks,
+                                                             int blocks, std::uint32_t pad) {
+  const std::uint32_t quad = __byte_perm(chunk_scale_pair_bytes(chunks + at.offset(0), ks),
+                                         chunk_scale_pair_bytes(chunks + at.offset(1), ks), 0x5410);
+  return 2 * ks + 1 >= blocks ? (quad & 0x00FF00FFu) | (0x01000100u * pad) : quad;
+}
+
 template <DType kElem, typename Offsets>
 __device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks, const Offsets& at,
                                                      int ks, int blocks, LaneScalesBf16& out,
                                                      std::uint32_t& outside_bits) {
-  // [row + 8: blk 1, blk 0 | row: blk 1, blk 0]
-  std::uint32_t quad = __byte_perm(chunk_scale_pair_bytes(chunks + at.offset(0), ks),
-                                   chunk_scale_pair_bytes(chunks + at.offset(1), ks), 0x5410);
-  if (2 * ks + 1 >= blocks) quad = (quad & 0x00FF00FFu) | 0x7F007F00u;
+  const std::uint32_t quad = fragment_scale_quad(chunks, at, ks, blocks, 127);
   outside_bits |= scales_outside_window<kElem>(quad);
   cuda::e8m0_quad_to_bf16_lanes(quad, out.lanes);
 }
@@ -411,9 +418,7 @@ __device__ __forceinline__ void fragment_scales_bf16(const std::uint8_t* chunks,
 template <DType kElem, typename Offsets>
 __device__ __forceinline__ void fragment_scales_f16(const std::uint8_t* chunks, const Offsets& at, int ks, int blocks,
                                                     LaneScalesF16& out, std::uint32_t& outside_bits) {
-  std::uint32_t quad = __byte_perm(chunk_scale_pair_bytes(chunks + at.offset(0), ks),
-                                   chunk_scale_pair_bytes(chunks + at.offset(1), ks), 0x5410);
-  if (2 * ks + 1 >= blocks) quad = (quad & 0x00FF00FFu) | (0x01000100u * static_cast<std::uint32_t>(kF16WindowCenter));
+  const std::uint32_t quad = fragment_scale_quad(chunks, at, ks, blocks, kF16WindowCenter);
   outside_bits |= scales_outside_f16_window<kElem>(quad);
   cuda::e8m0_quad_to_f16_lanes<kF16WeightShift>(quad, out.lanes);
 }

@@ -91,7 +91,7 @@ void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, co
   // FP16 activations (weight-only, natural K order) take the fp16 values form, built for E4M3
   // weights only (the entry point refuses E5M2 ones with FP16 activations).
   if constexpr (!kCodes && !kPermutedX) {
-    if (x_dtype == DType::FP16) {
+    if (runs_f16_values<kCodes, kPermutedX>(x_dtype)) {
       launch_stream_instance<kMPad, DType::E4M3, false, false, kSplitK, true>(tma_w, tma_x, tma_sx, p, stream);
       return;
     }

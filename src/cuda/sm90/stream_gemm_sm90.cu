@@ -88,7 +88,8 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
     p.sched.paired = p.sched.one_half_per_cta();  // unless the clusters do not fit (launcher)
   }
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
-  p.alpha_scale = l.x_dtype == DType::FP16 ? 1.0f / static_cast<float>(1 << kF16WeightShift) : 1.0f;
+  p.alpha_scale =
+      runs_f16_values<kCodes, kPermutedX>(l.x_dtype) ? 1.0f / static_cast<float>(1 << kF16WeightShift) : 1.0f;
   p.x_in_place = direct;
   p.early_fixup = detail::stream_early_fixup();
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);

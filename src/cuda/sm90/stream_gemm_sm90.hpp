@@ -26,6 +26,14 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
 // translation unit (stream_gemm_m*.cu; kSplitK, the K split among a CTA's four warpgroups:
 // stream_gemm_split_*.cu). tma_sx is read in the codes form only. x_dtype FP16 runs the
 // natural-order values instances in fp16 (kF16X).
+// Whether an instance of this form runs a launch in the fp16 values form (kF16X): FP16
+// activations in the natural-order values instances. Its sums carry 2^kF16WeightShift, which
+// the launcher takes out of alpha (StreamGemmParams::alpha_scale).
+template <bool kCodes, bool kPermutedX>
+constexpr bool runs_f16_values(DType x_dtype) {
+  return !kCodes && !kPermutedX && x_dtype == DType::FP16;
+}
+
 template <int kMPad, bool kCodes, bool kPermutedX = false, bool kSplitK = false>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                           const StreamGemmParams& p, DType w_dtype, DType x_dtype, cudaStream_t stream);
