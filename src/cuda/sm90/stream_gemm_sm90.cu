@@ -39,9 +39,10 @@ struct StreamLaunch {
   MatrixView d;              // m x N
   const void* x_direct;      // a BF16 activation TMA reads in place, else null (pre-pass)
   std::int64_t x_direct_stride;  // its row stride, elements
-  ExactOperand x_exact;      // the activation as the caller passed it (the exact path)
+  // The activation as the caller passed it (the exact path). Its dtype says what the kernel
+  // multiplies: FP16 ones as they are (the fp16 values form), anything else as bf16.
+  ExactOperand x_exact;
   int x_row0;                // the launch's first row of it
-  DType x_dtype = DType::BF16;  // of the 16-bit activation: BF16, or FP16 (the fp16 values form)
 };
 
 // A value the pre-pass writes into the rows it marks, and the split reduction's CTAs into the
@@ -89,7 +90,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   }
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
   p.alpha_scale =
-      runs_f16_values<kCodes, kPermutedX>(l.x_dtype) ? 1.0f / static_cast<float>(1 << kF16WeightShift) : 1.0f;
+      runs_f16_values<kCodes, kPermutedX>(l.x_exact.dtype) ? 1.0f / static_cast<float>(1 << kF16WeightShift) : 1.0f;
   p.x_in_place = direct;
   p.early_fixup = detail::stream_early_fixup();
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
@@ -150,7 +151,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
       kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{p.m} * 4, kMPad * 4, Cfg::kSxBlocks, kMPad * 4,
                                            CU_TENSOR_MAP_SWIZZLE_NONE)
              : tma_x;
-  launch_stream_kernel<kMPad, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, b.data.dtype, l.x_dtype, stream);
+  launch_stream_kernel<kMPad, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, b.data.dtype, l.x_exact.dtype, stream);
 }
 
 
@@ -193,7 +194,7 @@ template <typename Prepass>
 void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activation, const Prepass& prepass,
                  cudaStream_t stream) {
   // FP16 activations: the fp16 values form from one row (it has no codes form).
-  if (l.x_dtype == DType::FP16) {
+  if (l.x_exact.dtype == DType::FP16) {
     if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
     else launch_values<false>(l, b, prepass, stream);
     return;
@@ -259,14 +260,14 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   const bool in_place = reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 && (a.row_stride * 2) % 16 == 0;
   if (in_place) {
     const StreamLaunch l{kWeightOnly, static_cast<int>(a.rows), alpha, bias_data, bias_dtype, d, a.data, a.row_stride,
-                         exact_operand(a), 0, a.dtype};
+                         exact_operand(a), 0};
     launch_rows(l, w, /*mx_activation=*/false, prepass_rows(0, a.rows), stream);
     return;
   }
   const std::int64_t kp = scale_cols(a.cols) * 32;
   for_each_row_range(a.rows, kp, [&](std::int64_t row0, std::int64_t rows) {
     const StreamLaunch l{kWeightOnly, static_cast<int>(rows), alpha, bias_data, bias_dtype, rows_of(d, row0, rows),
-                         nullptr, 0, exact_operand(a), static_cast<int>(row0), a.dtype};
+                         nullptr, 0, exact_operand(a), static_cast<int>(row0)};
     launch_rows(l, w, /*mx_activation=*/false, prepass_rows(row0, rows), stream);
   });
 }
