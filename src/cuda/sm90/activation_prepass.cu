@@ -169,9 +169,13 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_codes_prep
 // for an MXFP8 activation. A block is marked for the exact path (scale_window.cuh) when an
 // element would round, or lies outside [2^-63, 2^63) (an in-window MXFP8 block's range).
 // NaN and infinities pass through as fp16 NaN and infinities.
+//
+// FP16 activations (fp16_input) are their own fp16 codes: written as they are at scale 1
+// (e = 0), never marked.
 struct Bf16CodesParams {
   const std::uint16_t* a;
   std::int64_t a_stride;  // elements
+  bool fp16_input;        // the elements are FP16, not BF16
   bool vector_loads;      // rows start 8-byte aligned: four 8-byte loads a thread
   int m, k, blocks;
   std::uint16_t* out;
@@ -226,6 +230,8 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_codes_prepass_ke
     }
     pairs[2 * i] = v.x, pairs[2 * i + 1] = v.y;
   }
+  int e = 0;  // the block's scale 2^e (0 for FP16 elements: already fp16 codes)
+  if (!p.fp16_input) {  // (uniform: a kernel parameter, so the pair's shuffles stay together)
   // Exponent fields of the finite nonzero magnitudes (a bf16 subnormal has field 0).
   std::uint32_t max_field = 0, min_field = 0xFF;
 #pragma unroll
@@ -240,7 +246,7 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_codes_prepass_ke
   min_field = min(min_field, __shfl_xor_sync(both, min_field, 1));
   const bool any = min_field != 0xFF;
   bool exact = !any || (max_field <= kBf16MaxField && min_field >= kBf16MinField);
-  const int e = any ? max(static_cast<int>(max_field) - 127 - kBf16CodesTopExponent, kBf16CodesMinScaleExponent) : 0;
+  e = any ? max(static_cast<int>(max_field) - 127 - kBf16CodesTopExponent, kBf16CodesMinScaleExponent) : 0;
   const float down = __uint_as_float(static_cast<std::uint32_t>(127 - e) << 23);  // 2^-e, e in [-54, 47]
 #pragma unroll
   for (int j = 0; j < 8; ++j) {  // each pair becomes its fp16 codes in place
@@ -253,6 +259,7 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_codes_prepass_ke
   }
   // Rows only ever gain the mark within a launch; its blocks race to write the same value.
   if (!exact) p.exact_rows[row] = p.generation;
+  }
   if (h == 0)
     p.scales_out[static_cast<std::int64_t>(blk) * p.scales_stride + row] = __uint_as_float(static_cast<std::uint32_t>(127 + e) << 23);
   // Chunk 2h + c holds block pairs 2h + c, 4 + 2h + c, 8 + 2h + c, 12 + 2h + c: pairs[c], [2 + c], ...
@@ -322,6 +329,7 @@ void launch_activation_codes_prepass(const ConstMatrixView& a, std::int64_t row0
   Bf16CodesParams p{};
   p.a = static_cast<const std::uint16_t*>(a.data) + row0 * a.row_stride;
   p.a_stride = a.row_stride;
+  p.fp16_input = a.dtype == DType::FP16;
   p.vector_loads = reinterpret_cast<std::uintptr_t>(p.a) % 8 == 0 && a.row_stride % 4 == 0;
   p.m = static_cast<int>(rows);
   p.k = static_cast<int>(a.cols);

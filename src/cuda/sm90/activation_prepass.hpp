@@ -37,11 +37,12 @@ void launch_activation_codes_prepass(const ConstMxOperand& a, std::int64_t row0,
 void launch_activation_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
                                std::int64_t out_stride, cudaStream_t stream);
 
-// The weight-only GEMM's activation in the codes form (up to 8 rows): a (BF16, validated)
+// The weight-only GEMM's activation in the codes form (up to 8 rows): a (BF16 or FP16, validated)
 // -> fp16 codes v * 2^-e in the layout above and the block scales 2^e as fp32, as
 // launch_activation_codes_prepass of an MXFP8 activation; e is chosen per block so that the
 // codes are exact. A block whose elements fp16 cannot hold exactly at one scale (spanning
 // more than about 2^32), or that lies outside [2^-63, 2^63), marks its row for the exact path.
+// An FP16 a is its own codes: written as it is with e = 0, never marked.
 void launch_activation_codes_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows,
                                      std::uint16_t* out, std::int64_t out_stride, float* scales,
                                      std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream);

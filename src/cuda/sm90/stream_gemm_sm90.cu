@@ -193,9 +193,11 @@ void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
 template <typename Prepass>
 void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activation, const Prepass& prepass,
                  cudaStream_t stream) {
-  // FP16 activations: the fp16 values form from one row (it has no codes form).
+  // FP16 activations: up to 8 rows the codes form (its pre-pass writes them as they are, at
+  // scale 1), more the fp16 values form.
   if (l.x_exact.dtype == DType::FP16) {
-    if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
+    if (l.m <= 8) launch_padded<8, true>(l, b, prepass, stream);
+    else if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
     else launch_values<false>(l, b, prepass, stream);
     return;
   }
