@@ -202,6 +202,38 @@ void set_codes_outputs(Params& p, std::uint16_t* out, std::int64_t out_stride, f
   p.generation = marks.generation;
 }
 
+// A BF16 block held by the pair of threads `both` (this thread's 8 pairs) -> its fp16 codes
+// v * 2^-e in place; returns e. `exact` becomes false where a code would round or the block
+// lies outside [2^-63, 2^63) (see above).
+__device__ __forceinline__ int bf16_block_to_codes(std::uint32_t (&pairs)[8], unsigned both, bool& exact) {
+  // Exponent fields of the finite nonzero magnitudes (a bf16 subnormal has field 0).
+  std::uint32_t max_field = 0, min_field = 0xFF;
+#pragma unroll
+  for (int j = 0; j < 16; ++j) {
+    const std::uint32_t mag = (pairs[j / 2] >> (16 * (j % 2))) & 0x7FFFu, field = mag >> 7;
+    if (mag != 0 && field != 0xFF) {
+      max_field = max(max_field, field);
+      min_field = min(min_field, field);
+    }
+  }
+  max_field = max(max_field, __shfl_xor_sync(both, max_field, 1));
+  min_field = min(min_field, __shfl_xor_sync(both, min_field, 1));
+  const bool any = min_field != 0xFF;
+  exact = !any || (max_field <= kBf16MaxField && min_field >= kBf16MinField);
+  const int e = any ? max(static_cast<int>(max_field) - 127 - kBf16CodesTopExponent, kBf16CodesMinScaleExponent) : 0;
+  const float down = __uint_as_float(static_cast<std::uint32_t>(127 - e) << 23);  // 2^-e, e in [-54, 47]
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {  // each pair becomes its fp16 codes in place
+    // bf16 -> fp32 is a shift; times 2^-e is exact (every magnitude checked lies far inside fp32).
+    const float lo = __uint_as_float(pairs[j] << 16) * down, hi = __uint_as_float(pairs[j] & 0xFFFF0000u) * down;
+    const __half2 c = __floats2half2_rn(lo, hi);
+    const float2 back = __half22float2(c);
+    exact = exact && (back.x == lo || lo != lo) && (back.y == hi || hi != hi);
+    pairs[j] = *reinterpret_cast<const std::uint32_t*>(&c);
+  }
+  return e;
+}
+
 // Two threads a block (registers: the pre-pass runs beside the streaming kernel at 32 a
 // thread): thread h holds the block's pairs 2h, 2h + 1, 4 + 2h, 5 + 2h, ... (elements 4h..4h+3
 // of each 8), so that it writes the permuted chunks 2h and 2h + 1 (convert_block_permuted:
@@ -232,33 +264,10 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_codes_prepass_ke
   }
   int e = 0;  // the block's scale 2^e (0 for FP16 elements: already fp16 codes)
   if (!p.fp16_input) {  // (uniform: a kernel parameter, so the pair's shuffles stay together)
-  // Exponent fields of the finite nonzero magnitudes (a bf16 subnormal has field 0).
-  std::uint32_t max_field = 0, min_field = 0xFF;
-#pragma unroll
-  for (int j = 0; j < 16; ++j) {
-    const std::uint32_t mag = (pairs[j / 2] >> (16 * (j % 2))) & 0x7FFFu, field = mag >> 7;
-    if (mag != 0 && field != 0xFF) {
-      max_field = max(max_field, field);
-      min_field = min(min_field, field);
-    }
-  }
-  max_field = max(max_field, __shfl_xor_sync(both, max_field, 1));
-  min_field = min(min_field, __shfl_xor_sync(both, min_field, 1));
-  const bool any = min_field != 0xFF;
-  bool exact = !any || (max_field <= kBf16MaxField && min_field >= kBf16MinField);
-  e = any ? max(static_cast<int>(max_field) - 127 - kBf16CodesTopExponent, kBf16CodesMinScaleExponent) : 0;
-  const float down = __uint_as_float(static_cast<std::uint32_t>(127 - e) << 23);  // 2^-e, e in [-54, 47]
-#pragma unroll
-  for (int j = 0; j < 8; ++j) {  // each pair becomes its fp16 codes in place
-    // bf16 -> fp32 is a shift; times 2^-e is exact (every magnitude checked lies far inside fp32).
-    const float lo = __uint_as_float(pairs[j] << 16) * down, hi = __uint_as_float(pairs[j] & 0xFFFF0000u) * down;
-    const __half2 c = __floats2half2_rn(lo, hi);
-    const float2 back = __half22float2(c);
-    exact = exact && (back.x == lo || lo != lo) && (back.y == hi || hi != hi);
-    pairs[j] = *reinterpret_cast<const std::uint32_t*>(&c);
-  }
-  // Rows only ever gain the mark within a launch; its blocks race to write the same value.
-  if (!exact) p.exact_rows[row] = p.generation;
+    bool exact = true;
+    e = bf16_block_to_codes(pairs, both, exact);
+    // Rows only ever gain the mark within a launch; its blocks race to write the same value.
+    if (!exact) p.exact_rows[row] = p.generation;
   }
   if (h == 0)
     p.scales_out[static_cast<std::int64_t>(blk) * p.scales_stride + row] = __uint_as_float(static_cast<std::uint32_t>(127 + e) << 23);
