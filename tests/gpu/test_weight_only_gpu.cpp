@@ -376,9 +376,10 @@ MxOptions fp16_window_scales(std::int64_t shape, ScaleLayout layout = ScaleLayou
 TEST(GpuWeightOnly, Fp16ActivationsMatchReference) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();
+  // (3 x 4104 x 8208: more than 2^25 weight elements, the codes form at up to 4 rows.)
   const std::int64_t shapes[][3] = {{1, 16, 32},     {5, 136, 1040},  {16, 272, 2064}, {17, 520, 1008},
                                     {33, 300, 4112}, {65, 136, 2080}, {130, 520, 1040}, {300, 257, 2064},
-                                    {2100, 1100, 1040}};
+                                    {2100, 1100, 1040}, {3, 4104, 8208}};
   int variant = 0;
   for (const auto& s : shapes) {
     const ScaleLayout layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
@@ -427,9 +428,8 @@ TEST(GpuWeightOnly, Fp16ActivationsSplitKMatchesReference) {
 // Weight scales outside the fp16 window: above it (124..130, the tests' usual range reaches
 // 124), below it (90..102), anywhere (0..254), and a NaN scale over a block of zero codes
 // (its lanes are finite: the exact path gives the NaN), on 3, 40 and 130 rows, whole tiles and
-// tiles split along K. On the values form (40 and 130 rows) their tiles go through the exact
-// fp64 path: every FP32 output is the reference's. 3 rows run the codes form, which watches
-// the bf16 window: there only "any" reaches the exact path.
+// tiles split along K. Their tiles go through the exact fp64 path: every FP32 output is the
+// reference's.
 TEST(GpuWeightOnly, Fp16ActivationsWithWeightScalesOutsideTheWindowBehaveAsTheReference) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();
@@ -447,11 +447,7 @@ TEST(GpuWeightOnly, Fp16ActivationsWithWeightScalesOutsideTheWindowBehaveAsTheRe
         const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f);
         if (g.unsupported) GTEST_SKIP() << "no weight-only kernel for fp16 activations on this backend";
         EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
-        // Up to 8 rows run the codes form, whose weight window is the bf16 one (scale_window.cuh):
-        // there "above" and "below" lie inside it and stay on the fast path (the usual tolerance),
-        // and only "any" reaches the exact path.
-        if (m <= 8 && r.lo != 0) expect_weight_only_matches(a, w, nullptr, 1.0f, g, what);
-        else EXPECT_EQ(count_differences(g.out, weight_only_reference(a, w, nullptr, DType::FP32, 1.0f)), 0) << what;
+        EXPECT_EQ(count_differences(g.out, weight_only_reference(a, w, nullptr, DType::FP32, 1.0f)), 0) << what;
       }
   // Blocks of zero codes: scale 127 (outside the window) stays 0, a NaN scale gives NaN.
   const HostWide a = random_wide(20, 1040, DType::FP16, rng);

@@ -190,13 +190,19 @@ void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   else launch_padded<256, false, kPermutedX>(l, b, prepass, stream);
 }
 
+// FP16 activations take the codes form only on weights of more elements than this (launch_rows).
+constexpr std::int64_t kF16CodesFormMinWeightElems = std::int64_t{1} << 25;
+
 template <typename Prepass>
 void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activation, const Prepass& prepass,
                  cudaStream_t stream) {
-  // FP16 activations: up to 8 rows the codes form (its pre-pass writes them as they are, at
-  // scale 1), more the fp16 values form.
+  // FP16 activations: up to 4 rows on weights of more than 32 MB the codes form (its pre-pass
+  // writes them as they are, at scale 1), the rest the fp16 values form. On the H200, same
+  // binary, sustained (bench/results/s27/b3 against s26/b7): the codes form 64 against 68.8 us
+  // at 1..4 x 8192 x 28672, level at 28672 x 8192 and 8192^2, but 10-27% slower on the 8 and
+  // 16 MB weights (1 x 4096^2 18.6 against 16.7 us) and up to 7% at 8 rows.
   if (l.x_exact.dtype == DType::FP16) {
-    if (l.m <= 8) launch_padded<8, true>(l, b, prepass, stream);
+    if (l.m <= 4 && b.data.rows * b.data.cols > kF16CodesFormMinWeightElems) launch_padded<8, true>(l, b, prepass, stream);
     else if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
     else launch_values<false>(l, b, prepass, stream);
     return;
