@@ -26,8 +26,9 @@ namespace mxgemm {
 // Backends: compute capability 9.0 (Hopper) runs the weight-streaming kernel (any M, in
 // tiles of 128 activation rows; the activation is read in place when its address and row
 // pitch are multiples of 16 bytes, else copied to a workspace first). BF16 activations
-// multiply in bf16, FP16 ones in fp16 (exact for weight scale bytes 103..123, or 73..181 up to
-// 8 rows; tiles with other scales take an exact fp64 path). With FP16 activations an E5M2 weight is refused with
+// multiply in bf16, FP16 ones in fp16 (exact for weight scale bytes 103..123, or 73..181 at up
+// to 4 rows on weights of more than 2^25 elements; tiles with other scales take an exact fp64
+// path). With FP16 activations an E5M2 weight is refused with
 // UnsupportedError (an E5M2 code times its scale is an exact fp16 value in too narrow a window).
 // Other devices: UnsupportedError.
 // Errors as for mxfp8_scaled_mm; nothing is written to d unless all checks pass.
