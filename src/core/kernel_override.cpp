@@ -5,6 +5,7 @@ namespace {
 thread_local Sm90Kernel current = Sm90Kernel::Auto;
 thread_local StreamEarlyFixup current_early_fixup = StreamEarlyFixup::Auto;
 thread_local StreamSplitK current_split_k = StreamSplitK::Auto;
+thread_local StreamMxValues current_mx_values = StreamMxValues::Auto;
 }  // namespace
 
 Sm90Kernel set_sm90_kernel(Sm90Kernel kernel) {
@@ -30,5 +31,13 @@ StreamSplitK set_stream_split_k(StreamSplitK mode) {
 }
 
 StreamSplitK stream_split_k() { return current_split_k; }
+
+StreamMxValues set_stream_mx_values(StreamMxValues form) {
+  const StreamMxValues previous = current_mx_values;
+  current_mx_values = form;
+  return previous;
+}
+
+StreamMxValues stream_mx_values() { return current_mx_values; }
 
 }  // namespace mxgemm::detail

@@ -29,6 +29,14 @@ enum class StreamSplitK { Never, Auto, Always };
 StreamSplitK set_stream_split_k(StreamSplitK mode);
 StreamSplitK stream_split_k();
 
+// The streaming kernel's values form for E4M3 x E4M3 MXFP8 (stream_gemm_kernel.cuh): Auto runs
+// the fp16 form (each activation row at its own power of two, kF16X), Bf16 the bf16 values
+// form, so that tests and the benchmark can compare the two on the same shapes.
+enum class StreamMxValues { Auto, Bf16 };
+
+StreamMxValues set_stream_mx_values(StreamMxValues form);
+StreamMxValues stream_mx_values();
+
 // Sets a choice for one scope and restores the previous one after.
 template <typename T, T (*kSet)(T)>
 class ScopedChoice {
@@ -44,5 +52,6 @@ class ScopedChoice {
 using ScopedSm90Kernel = ScopedChoice<Sm90Kernel, set_sm90_kernel>;
 using ScopedStreamEarlyFixup = ScopedChoice<StreamEarlyFixup, set_stream_early_fixup>;
 using ScopedStreamSplitK = ScopedChoice<StreamSplitK, set_stream_split_k>;
+using ScopedStreamMxValues = ScopedChoice<StreamMxValues, set_stream_mx_values>;
 
 }  // namespace mxgemm::detail

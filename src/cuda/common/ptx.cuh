@@ -313,6 +313,15 @@ __device__ __forceinline__ std::uint32_t ld_acquire_gpu(const std::uint32_t* p) 
   return v;
 }
 
+// A plain global load that ptxas keeps in program order among the other volatile asm (so a
+// loop of them is not hoisted ahead of the uses of its values: the streaming kernel's 256-row
+// epilogue spilled 568 bytes when all 64 of its row scales were loaded at once).
+__device__ __forceinline__ float ld_global_in_order(const float* p) {
+  float v;
+  asm volatile("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(p));
+  return v;
+}
+
 // --- cp.async.bulk.prefetch.L2 (PTX ISA 9.7.9.25.4.3) ------------------------------------------
 // A hint: brings `bytes` (a multiple of 16, 16-byte aligned) of global memory into L2. L2 is
 // the device's point of coherence, so a line fetched before another CTA writes it is updated

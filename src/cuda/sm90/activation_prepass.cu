@@ -35,6 +35,7 @@ struct PrepassParams {
   std::int64_t out_stride;  // elements
   float* scales_out;        // codes form only
   std::int64_t scales_stride;
+  float* row_scale_out;     // fp16 values form only: each row's power of two (row_top_scale_byte)
   unsigned int* exact_rows;  // row r := generation where a block needs the exact path
   unsigned int generation;
 };
@@ -82,8 +83,42 @@ __device__ __forceinline__ unsigned long long prepass_now() {
 }
 #endif
 
+// The fp16 values form (kF16 below): the largest scale byte of the row inside the exact window
+// (scale_window.cuh), 127 if none; every thread of the CTA calls it.
 template <DType kElem>
+__device__ __forceinline__ std::uint32_t row_top_scale_byte(const ScaleRow& scales, int blocks) {
+  __shared__ std::uint32_t warp_top[kThreads / 32];
+  std::uint32_t top = 0;
+  for (int b = static_cast<int>(threadIdx.x); b < blocks; b += kThreads) {
+    const std::uint32_t s = scales.load(b);
+    if (!scale_outside_window<kElem>(s)) top = max(top, s);
+  }
+  top = __reduce_max_sync(0xFFFFFFFFu, top);
+  if ((threadIdx.x & 31) == 0) warp_top[threadIdx.x / 32] = top;
+  __syncthreads();
+#pragma unroll
+  for (int w = 0; w < kThreads / 32; ++w) top = max(top, warp_top[w]);
+  return top == 0 ? 127u : top;
+}
+
+// The fp16 values form's power of two of a block with scale byte s in a row whose top byte is
+// `top` (scale_window.cuh, kF16RowTopExponent), as fp16x2: NaN for a NaN block; exponents below
+// fp16's least subnormal or above 15 are clamped (blocks there hold only zero codes, or mark
+// their row for the exact path).
+__device__ __forceinline__ std::uint32_t row_block_power_f16x2(std::uint32_t s, std::uint32_t top) {
+  if (s == 0xFFu) return 0x7E007E00u;
+  const int e = min(max(static_cast<int>(s) - static_cast<int>(top) + kF16RowTopExponent, -24), 15);
+  const std::uint32_t bits = e >= -14 ? static_cast<std::uint32_t>(e + 15) << 10 : 1u << (e + 24);
+  return bits * 0x00010001u;
+}
+
+// kF16: the fp16 values form of an E4M3 activation (stream_gemm_kernel.cuh's kF16X with
+// kPermutedX): each block as fp16 code x 2^(s - top + kF16RowTopExponent) (exact for blocks no
+// more than kF16RowSpan bytes below the row's top byte; rows with a nonzero block further below
+// are marked), and the row's power of two 2^(top - kF16RowScaleBias) to p.row_scale_out.
+template <DType kElem, bool kF16 = false>
 __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_values_prepass_kernel(const PrepassParams p) {
+  static_assert(!kF16 || kElem == DType::E4M3, "the row window is built for E4M3 codes");
   ptx::griddepcontrol_launch_dependents();
 #ifdef MXGEMM_STREAM_TRACE
   if (threadIdx.x == 0) atomicMin(&g_prepass_trace[0], prepass_now());
@@ -104,6 +139,12 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_values_pre
   }
   const std::uint32_t row_elems = static_cast<std::uint32_t>(p.blocks) * 32;
   std::uint16_t* dst = p.out + static_cast<std::int64_t>(row) * p.out_stride;
+  // (The code loads are in flight while the CTA reads the row's scale bytes.)
+  [[maybe_unused]] const std::uint32_t top = kF16 ? row_top_scale_byte<kElem>(scales, p.blocks) : 0u;
+  if constexpr (kF16) {
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+      p.row_scale_out[row] = __uint_as_float((127u + top - kF16RowScaleBias) << 23);
+  }
   bool exact = false;
 #pragma unroll
   for (int j = 0; j < kChunksPerThread; ++j) {
@@ -111,12 +152,24 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_values_pre
     // permutation's shuffles need every thread of the warp.
     const std::uint32_t col = (first + j * kThreads) * kChunkElems;
     const bool in_row = col < row_elems;
-    exact |= in_row && needs_exact_path<kElem>(scale_byte[j], code_magnitudes(codes[j].x | codes[j].y));
-    const float scale = cuda::e8m0_to_float(scale_byte[j]);
-    std::uint32_t w[4] = {cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].x, 0), scale),
-                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].x, 1), scale),
-                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].y, 0), scale),
-                          cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(codes[j].y, 1), scale)};
+    const std::uint32_t code_bits = code_magnitudes(codes[j].x | codes[j].y);
+    exact |= in_row && needs_exact_path<kElem>(scale_byte[j], code_bits);
+    std::uint32_t w[4];
+    if constexpr (kF16) {
+      exact |= in_row && scale_byte[j] != 0xFFu && code_bits != 0 && scale_byte[j] + kF16RowSpan < top;
+      const std::uint32_t power = row_block_power_f16x2(scale_byte[j], top);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const std::uint32_t h2 = cuda::fp8x2_to_f16x2<kElem>(cuda::byte_pair(i < 2 ? codes[j].x : codes[j].y, i % 2));
+        const __half2 v = __hmul2(*reinterpret_cast<const __half2*>(&h2), *reinterpret_cast<const __half2*>(&power));
+        w[i] = *reinterpret_cast<const std::uint32_t*>(&v);
+      }
+    } else {
+      const float scale = cuda::e8m0_to_float(scale_byte[j]);
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        w[i] = cuda::dequant_pair_bf16x2<kElem>(cuda::byte_pair(i < 2 ? codes[j].x : codes[j].y, i % 2), scale);
+    }
     permute_quad(w, static_cast<int>(threadIdx.x & 3));
     if (in_row) *reinterpret_cast<uint4*>(dst + col) = make_uint4(w[0], w[1], w[2], w[3]);
   }
@@ -354,7 +407,7 @@ namespace {
 template <bool kCodes>
 void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
                        std::int64_t out_stride, float* scales_out, std::int64_t scales_stride,
-                       const ExactRowMarks& marks, cudaStream_t stream) {
+                       const ExactRowMarks& marks, float* row_scales, cudaStream_t stream) {
   PrepassParams p{};
   p.a = static_cast<const std::uint8_t*>(a.data.data);
   p.a_stride = a.data.row_stride;
@@ -382,8 +435,10 @@ void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t 
       part.m = static_cast<int>(std::min(kMaxRows, rows - r));
       part.out = out + r * out_stride;
       part.exact_rows = marks.rows + r;
+      part.row_scale_out = row_scales != nullptr ? row_scales + r : nullptr;
       const dim3 grid(static_cast<unsigned>(ceil_div(row_chunks, kCtaChunks)), static_cast<unsigned>(part.m));
-      if (e4m3) activation_values_prepass_kernel<DType::E4M3><<<grid, kThreads, 0, stream>>>(part);
+      if (row_scales != nullptr) activation_values_prepass_kernel<DType::E4M3, true><<<grid, kThreads, 0, stream>>>(part);
+      else if (e4m3) activation_values_prepass_kernel<DType::E4M3><<<grid, kThreads, 0, stream>>>(part);
       else activation_values_prepass_kernel<DType::E5M2><<<grid, kThreads, 0, stream>>>(part);
     }
   }
@@ -393,14 +448,18 @@ void launch_mx_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t 
 }  // namespace
 
 void launch_activation_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
-                               std::int64_t out_stride, const ExactRowMarks& marks, cudaStream_t stream) {
-  launch_mx_prepass<false>(a, row0, rows, out, out_stride, nullptr, 0, marks, stream);
+                               std::int64_t out_stride, const ExactRowMarks& marks, float* row_scales,
+                               cudaStream_t stream) {
+  if (row_scales != nullptr && a.data.dtype != DType::E4M3)
+    detail::fail<DtypeError>("launch_activation_prepass", "a.dtype", "E4M3 for the fp16 values form",
+                                dtype_name(a.data.dtype));
+  launch_mx_prepass<false>(a, row0, rows, out, out_stride, nullptr, 0, marks, row_scales, stream);
 }
 
 void launch_activation_codes_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows,
                                      std::uint16_t* out, std::int64_t out_stride, float* scales,
                                      std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream) {
-  launch_mx_prepass<true>(a, row0, rows, out, out_stride, scales, scales_stride, marks, stream);
+  launch_mx_prepass<true>(a, row0, rows, out, out_stride, scales, scales_stride, marks, nullptr, stream);
 }
 
 }  // namespace mxgemm::sm90

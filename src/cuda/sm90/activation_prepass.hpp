@@ -22,9 +22,11 @@ struct ExactRowMarks {
 // Rows [row0, row0 + rows) of a (M x K, validated) -> out (rows x round_up(K, 32) bf16 bits,
 // row stride `out_stride` elements, a multiple of 32); elements past K are written as zero.
 // Each 32-block's values are in the permuted K order of mainloop.cuh (the streaming kernel's
-// kPermutedX).
+// kPermutedX). With row_scales (E4M3 only): fp16 values at a power of two per row instead,
+// which goes to row_scales[r] (the fp16 values form, scale_window.cuh's kF16RowTopExponent).
 void launch_activation_prepass(const ConstMxOperand& a, std::int64_t row0, std::int64_t rows, std::uint16_t* out,
-                               std::int64_t out_stride, const ExactRowMarks& marks, cudaStream_t stream);
+                               std::int64_t out_stride, const ExactRowMarks& marks, float* row_scales,
+                               cudaStream_t stream);
 
 // a -> its fp16 codes (unscaled, exact) in the same layout, and its block scales as fp32 in
 // scales[blk * scales_stride + row] (blk < ceil(K/32), row < rows).

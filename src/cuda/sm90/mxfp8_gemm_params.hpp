@@ -86,8 +86,13 @@ struct StreamGemmParams {
   ChunkedScales sw;
   TransposedOutput out;
   // What the fast path's sums are multiplied by before alpha: 1, or 2^-kF16WeightShift for the
-  // fp16 values form, whose weight carries 2^kF16WeightShift (scale_window.cuh).
+  // fp16 values form of an FP16 activation, whose weight carries 2^kF16WeightShift
+  // (scale_window.cuh).
   float alpha_scale;
+  // The fp16 values form of an MXFP8 activation (stream_gemm_kernel.cuh): the sums of launch
+  // row m are multiplied by x_row_scale[m], a power of two written by the pre-pass, before
+  // alpha (activation_prepass.cu has what it undoes); null in every other form.
+  const float* x_row_scale;
   float* partials;               // 2 * sched.ctas slots of kBlockN * kMPad fp32
   // 256-row tiles (StreamGemmConfig::kPromoteInGlobal): each CTA's slot of kBlockN * kMPad fp32
   // for the promoted sum, and the sub-stages between promotions (a chain of K the output type's

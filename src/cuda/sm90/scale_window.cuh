@@ -93,6 +93,21 @@ __device__ __forceinline__ bool needs_exact_path_f16(std::uint32_t s, std::uint3
   return s == 0xFFu || (code_bits != 0 && scale_outside_f16_window<kElem>(s));
 }
 
+// The fp16 values form of an E4M3 MXFP8 activation (activation_prepass.cu): row r's blocks
+// enter as fp16 code x 2^(s - top_r + kF16RowTopExponent), top_r its largest scale byte inside
+// the window above, so that its largest block reaches 448 x 2^7 = 57344 (< 65504) and a block
+// kF16RowSpan bytes below it still holds E4M3's least subnormal 2^-9 x 2^-15 = 2^-24, fp16's.
+// A row with a nonzero block further below is marked for the exact path. The weight's
+// kF16WeightShift and the row's power of two come out at the store: sums times
+// 2^(top_r - kF16RowScaleBias) (exact: top_r in 73..181 keeps it inside fp32's normals).
+constexpr int kF16RowTopExponent = 7;
+constexpr int kF16RowSpan = 22;
+constexpr int kF16RowScaleBias = 127 + kF16RowTopExponent + kF16WeightShift;
+static_assert(kF16RowTopExponent - kF16RowSpan == -15, "E4M3's subnormal step 2^-9 x 2^-15 is fp16's 2^-24");
+static_assert(127 + 127 - kScaleWindowHalfWidth<DType::E4M3> - kF16RowScaleBias >= 1 &&
+                  127 + 127 + kScaleWindowHalfWidth<DType::E4M3> - kF16RowScaleBias <= 254,
+              "every row's power of two is an fp32 normal");
+
 // The magnitude bits of 4 fp8 codes (the sign bit dropped: -0 is zero).
 __device__ __forceinline__ std::uint32_t code_magnitudes(std::uint32_t word) { return word & 0x7F7F7F7Fu; }
 

@@ -34,6 +34,27 @@ __device__ __forceinline__ AccCoord acc_coord(int r, int lane) {
   return {(lane >> 2) + 8 * ((r >> 1) & 1), 8 * (r >> 2) + 2 * (lane & 3) + (r & 1)};
 }
 
+// The fp16 values form of an MXFP8 activation sums activation row m at its own power of two
+// (StreamGemmParams::x_row_scale): a lane's D^T columns from activation row m0 are multiplied
+// by theirs, exactly, rows from m_end on (past M) left as they are.
+template <int kAcc>
+__device__ __forceinline__ void scale_activation_rows(float (&acc)[kAcc], const float* row_scale, int m0, int m_end,
+                                                      int lane) {
+#pragma unroll
+  for (int j = 0; j < kAcc / 4; ++j) {
+    // Registers 4j + 2h + e hold column acc_coord(4j, lane).col + e, weight row half h.
+    const int m = m0 + acc_coord(4 * j, lane).col;
+    const float s0 = m < m_end ? ptx::ld_global_in_order(row_scale + m) : 1.0f;
+    const float s1 = m + 1 < m_end ? ptx::ld_global_in_order(row_scale + m + 1) : 1.0f;
+    acc[4 * j] *= s0;
+    acc[4 * j + 1] *= s1;
+    acc[4 * j + 2] *= s0;
+    acc[4 * j + 3] *= s1;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) ptx::fence_operand(acc[4 * j + i]);
+  }
+}
+
 // alpha * v, plus the bias in one fused rounding.
 __device__ __forceinline__ float out_value(float alpha, float v, bool has_bias, float bias) {
   return has_bias ? fmaf(alpha, v, bias) : alpha * v;

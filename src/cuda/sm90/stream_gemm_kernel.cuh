@@ -98,10 +98,13 @@ __device__ __forceinline__ float* promoted_slot(const StreamGemmParams& p, int c
 // warpgroup w runs part w of every ring stage as its own chain of stages, and the
 // warpgroups' four sums are added in shared memory (warpgroup order) before warpgroup 0 stores.
 //
-// kF16X: the fp16 values form, for FP16 activations read in their natural K order. The weight
-// enters the fp16 wgmma as code x 2^(s - 127 + kF16WeightShift), two instructions a pair
-// (LaneScalesF16), exact inside the fp16 window of scale_window.cuh, which the watch and the
-// exact path cover as the bf16 window's; the sums take p.alpha_scale (2^-kF16WeightShift).
+// kF16X: the fp16 values form. The weight enters the fp16 wgmma as code x 2^(s - 127 +
+// kF16WeightShift), two instructions a pair (LaneScalesF16), exact inside the fp16 window of
+// scale_window.cuh, which the watch and the exact path cover as the bf16 window's. Its
+// activation is an FP16 one read in its natural K order (weight-only; the sums take
+// p.alpha_scale, 2^-kF16WeightShift), or, with kPermutedX, an E4M3 MXFP8 one that its pre-pass
+// wrote as fp16 values at a power of two per row (activation_prepass.cu), which the store
+// takes out again (p.x_row_scale, scale_activation_rows; the split reduction's store too).
 template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX = false, bool kSplitK = false, bool kF16X = false>
 __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThreads, 1)
     stream_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_w,
@@ -111,7 +114,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Cfg = StreamGemmConfig<kMPad, kCodes, kSplitK>;
   using Mma = std::conditional_t<kCodes || kF16X, ptx::WgmmaF16Rs<kMPad>, ptx::WgmmaBf16Rs<kMPad>>;
-  static_assert(!kF16X || (!kCodes && !kPermutedX), "the fp16 values form reads an FP16 activation in its own order");
+  static_assert(!kF16X || !kCodes, "the fp16 values form is a values form");
+  static_assert(!kF16X || kElemW == DType::E4M3, "the fp16 window is built for E4M3 weights");
   using Smem = StreamGemmSmem<kMPad, kCodes, kSplitK>;
   // The launcher interleaves halves (StreamSchedule::interleave_halves) for these instances
   // only; the others run each work item's stages one after another.
@@ -912,6 +916,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #if MXGEMM_TRACE_ON
     if (math_tid == 0) MXGEMM_TRACE_ADD(kTrPreStoreNs, MXGEMM_TRACE_NOW() - trace_loop_end);
 #endif
+    if constexpr (kF16X && kPermutedX) {
+      ptx::griddepcontrol_wait();  // (the pre-pass wrote the row scales; long complete by now)
+      scale_activation_rows(sum, p.x_row_scale, m_store, p.m, lane);
+    }
     bool staged = false;
     if constexpr (Cfg::kStagedStore) {
       staged = staged_store_fits(p);

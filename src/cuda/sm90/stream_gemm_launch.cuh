@@ -87,12 +87,12 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
 
 template <int kMPad, bool kCodes, bool kPermutedX, bool kSplitK>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
-                          const StreamGemmParams& p, DType w_dtype, DType x_dtype, cudaStream_t stream) {
-  // FP16 activations (weight-only, natural K order) take the fp16 values form, built for E4M3
-  // weights only (the entry point refuses E5M2 ones with FP16 activations).
-  if constexpr (!kCodes && !kPermutedX) {
-    if (runs_f16_values<kCodes, kPermutedX>(x_dtype)) {
-      launch_stream_instance<kMPad, DType::E4M3, false, false, kSplitK, true>(tma_w, tma_x, tma_sx, p, stream);
+                          const StreamGemmParams& p, DType w_dtype, bool f16_values, cudaStream_t stream) {
+  // The fp16 values form (runs_f16_values): E4M3 weights only (the entry point refuses E5M2 ones
+  // with FP16 activations; E5M2 MXFP8 operands keep the bf16 form).
+  if constexpr (!kCodes) {
+    if (f16_values) {
+      launch_stream_instance<kMPad, DType::E4M3, false, kPermutedX, kSplitK, true>(tma_w, tma_x, tma_sx, p, stream);
       return;
     }
   }

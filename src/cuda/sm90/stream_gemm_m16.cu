@@ -3,7 +3,7 @@
 
 namespace mxgemm::sm90 {
 template void launch_stream_kernel<16, false>(const CUtensorMap&, const CUtensorMap&, const CUtensorMap&,
-                                                const StreamGemmParams&, DType, DType, cudaStream_t);
+                                                const StreamGemmParams&, DType, bool, cudaStream_t);
 template void launch_stream_kernel<16, true>(const CUtensorMap&, const CUtensorMap&, const CUtensorMap&,
-                                                const StreamGemmParams&, DType, DType, cudaStream_t);
+                                                const StreamGemmParams&, DType, bool, cudaStream_t);
 }  // namespace mxgemm::sm90

@@ -3,5 +3,5 @@
 
 namespace mxgemm::sm90 {
 template void launch_stream_kernel<8, true>(const CUtensorMap&, const CUtensorMap&, const CUtensorMap&,
-                                            const StreamGemmParams&, DType, DType, cudaStream_t);
+                                            const StreamGemmParams&, DType, bool, cudaStream_t);
 }  // namespace mxgemm::sm90

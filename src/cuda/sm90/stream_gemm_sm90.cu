@@ -55,12 +55,14 @@ unsigned int next_exact_generation() {
   return g;
 }
 
-// prepass(x, kp, sx, sx_stride, marks) writes the launch's m activation rows into x (row
-// stride kp): as bf16 values when sx is null (an MXFP8 activation's in the permuted K order,
-// kPermutedX; a copied BF16 one in its own), else as fp16 codes in the permuted order with
-// their fp32 block scales in sx[blk * sx_stride + row] (the codes form, kCodes); the MXFP8
-// pre-passes and the codes form's BF16 one also mark the rows that need the exact path
-// (marks). Not called when the launch reads its activation in place (x_direct).
+// prepass(x, kp, sx, sx_stride, marks, row_scales) writes the launch's m activation rows into
+// x (row stride kp): as bf16 values when sx and row_scales are null (an MXFP8 activation's in
+// the permuted K order, kPermutedX; a copied BF16 one in its own), as fp16 values at a power of
+// two per row, to row_scales[row], with row_scales (an E4M3 MXFP8 activation's, the fp16 values
+// form), else as fp16 codes in the permuted order with their fp32 block scales in
+// sx[blk * sx_stride + row] (the codes form, kCodes); the MXFP8 pre-passes and the codes form's
+// BF16 one also mark the rows that need the exact path (marks). Not called when the launch
+// reads its activation in place (x_direct).
 template <int kMPad, bool kCodes, bool kPermutedX, bool kSplitK, typename Prepass>
 void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream) {
   using Cfg = StreamGemmConfig<kMPad, kCodes, kSplitK>;
@@ -89,8 +91,11 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
     p.sched.paired = p.sched.one_half_per_cta();  // unless the clusters do not fit (launcher)
   }
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
-  p.alpha_scale =
-      runs_f16_values<kCodes, kPermutedX>(l.x_exact.dtype) ? 1.0f / static_cast<float>(1 << kF16WeightShift) : 1.0f;
+  // The fp16 values form: an FP16 activation's sums carry the weight's 2^kF16WeightShift, which
+  // alpha takes out; an MXFP8 one's, each row's power of two (x_row_scale), which takes it too.
+  const bool f16_values = runs_f16_values<kCodes, kPermutedX>(l.x_exact.dtype, b.data.dtype);
+  const bool row_scaled = f16_values && kPermutedX;
+  p.alpha_scale = f16_values && !row_scaled ? 1.0f / static_cast<float>(1 << kF16WeightShift) : 1.0f;
   p.x_in_place = direct;
   p.early_fixup = detail::stream_early_fixup();
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
@@ -105,6 +110,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   const std::int64_t x_bytes = direct ? 0 : round_up(p.m * kp * 2, 1024);
   const std::int64_t sx_bytes = kCodes ? round_up(std::int64_t{p.scale_cols} * kMPad * 4, 1024) : 0;
   const std::int64_t marks_bytes = marks ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
+  const std::int64_t row_scale_bytes = row_scaled ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
   const std::int64_t partial_bytes = std::int64_t{2} * p.sched.ctas * Cfg::kBlockN * kMPad * 4;
   const std::int64_t promoted_bytes = Cfg::kPromoteInGlobal ? std::int64_t{p.sched.ctas} * Cfg::kPromotedSlotFloats * 4 : 0;
   p.promote_stages = Cfg::kPromoteInGlobal ? static_cast<int>(unpromoted_chain_k(l.d.dtype) / Cfg::kRingK) : 0;
@@ -112,7 +118,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   p.exact_tiles_per_cta = p.sched.max_items_per_cta();
   const std::int64_t exact_list_bytes = round_up(std::int64_t{p.sched.ctas} * p.exact_tiles_per_cta * 4, 1024);
   const std::int64_t scale_bytes = static_cast<std::int64_t>(scale_chunks_workspace(b));
-  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(x_bytes + sx_bytes + marks_bytes + partial_bytes + promoted_bytes +
+  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(x_bytes + sx_bytes + marks_bytes + row_scale_bytes + partial_bytes + promoted_bytes +
                                                                tile_exact_bytes + exact_list_bytes + scale_bytes));
   auto* x = reinterpret_cast<std::uint16_t*>(ws);
   ws += x_bytes;
@@ -122,6 +128,9 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   p.x_exact_rows = row_marks.rows;
   p.exact_generation = row_marks.generation;
   ws += marks_bytes;
+  float* const row_scales = row_scaled ? reinterpret_cast<float*>(ws) : nullptr;
+  p.x_row_scale = row_scales;
+  ws += row_scale_bytes;
   p.partials = reinterpret_cast<float*>(ws);
   ws += partial_bytes;
   p.promoted = Cfg::kPromoteInGlobal ? reinterpret_cast<float*>(ws) : nullptr;
@@ -136,7 +145,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
 #ifdef MXGEMM_STREAM_TRACE
   prepass_trace_reset(stream);
 #endif
-  if (!direct) prepass(x, kp, sx, kMPad, row_marks);
+  if (!direct) prepass(x, kp, sx, kMPad, row_marks, row_scales);
 
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(
       b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, Cfg::kWeightRowBytes,
@@ -151,7 +160,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
       kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{p.m} * 4, kMPad * 4, Cfg::kSxBlocks, kMPad * 4,
                                            CU_TENSOR_MAP_SWIZZLE_NONE)
              : tma_x;
-  launch_stream_kernel<kMPad, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, b.data.dtype, l.x_exact.dtype, stream);
+  launch_stream_kernel<kMPad, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, b.data.dtype, f16_values, stream);
 }
 
 
@@ -240,11 +249,11 @@ void launch_stream_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const 
                          rows_of(d, row0, rows), nullptr, 0, exact_operand(a), static_cast<int>(row0)};
     launch_rows(l, b, /*mx_activation=*/true,
                 [&](std::uint16_t* x, std::int64_t x_stride, float* sx, std::int64_t sx_stride,
-                    const ExactRowMarks& marks) {
+                    const ExactRowMarks& marks, float* row_scales) {
                   if (sx != nullptr)
                     launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, marks, stream);
                   else
-                    launch_activation_prepass(a, row0, rows, x, x_stride, marks, stream);
+                    launch_activation_prepass(a, row0, rows, x, x_stride, marks, row_scales, stream);
                 },
                 stream);
   });
@@ -259,7 +268,7 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   // values form reads an aligned activation itself and calls no pre-pass).
   auto prepass_rows = [&](std::int64_t row0, std::int64_t rows) {
     return [&a, row0, rows, stream](std::uint16_t* x, std::int64_t x_stride, float* sx, std::int64_t sx_stride,
-                                    const ExactRowMarks& marks) {
+                                    const ExactRowMarks& marks, float* /*row_scales: MXFP8 only*/) {
       if (sx != nullptr) launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, marks, stream);
       else launch_activation_prepass(a, row0, rows, x, x_stride, stream);
     };

@@ -5,6 +5,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include "core/kernel_override.hpp"
 #include "cuda/sm90/mxfp8_gemm_params.hpp"
 #include "mxgemm/types.hpp"
 
@@ -24,18 +25,25 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
 // One instantiation per padded width and activation form (stream_gemm_config.cuh: kCodes;
 // kPermutedX: values in the permuted K order, stream_gemm_kernel.cuh), each width in its own
 // translation unit (stream_gemm_m*.cu; kSplitK, the K split among a CTA's four warpgroups:
-// stream_gemm_split_*.cu). tma_sx is read in the codes form only. x_dtype FP16 runs the
-// natural-order values instances in fp16 (kF16X).
-// Whether an instance of this form runs a launch in the fp16 values form (kF16X): FP16
-// activations in the natural-order values instances. Its sums carry 2^kF16WeightShift, which
-// the launcher takes out of alpha (StreamGemmParams::alpha_scale).
+// stream_gemm_split_*.cu). tma_sx is read in the codes form only. f16_values runs the values
+// instances in fp16 (kF16X, runs_f16_values).
+// Whether a values instance of this K order runs a launch in the fp16 values form (kF16X), for
+// E4M3 weights only: FP16 activations in the natural order (weight-only), E4M3 MXFP8 ones in
+// the permuted order unless a test or the benchmark forces the bf16 form
+// (detail::StreamMxValues). Its sums carry 2^kF16WeightShift, which the launcher takes out of
+// alpha (natural order: StreamGemmParams::alpha_scale) or of each activation row's power of two
+// (permuted: StreamGemmParams::x_row_scale).
 template <bool kCodes, bool kPermutedX>
-constexpr bool runs_f16_values(DType x_dtype) {
-  return !kCodes && !kPermutedX && x_dtype == DType::FP16;
+bool runs_f16_values(DType x_dtype, DType w_dtype) {
+  if constexpr (kCodes) return false;
+  else if constexpr (kPermutedX)
+    return x_dtype == DType::E4M3 && w_dtype == DType::E4M3 &&
+           detail::stream_mx_values() == detail::StreamMxValues::Auto;
+  else return x_dtype == DType::FP16;
 }
 
 template <int kMPad, bool kCodes, bool kPermutedX = false, bool kSplitK = false>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
-                          const StreamGemmParams& p, DType w_dtype, DType x_dtype, cudaStream_t stream);
+                          const StreamGemmParams& p, DType w_dtype, bool f16_values, cudaStream_t stream);
 
 }  // namespace mxgemm::sm90

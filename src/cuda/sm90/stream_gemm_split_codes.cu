@@ -4,7 +4,7 @@
 
 namespace mxgemm::sm90 {
 template void launch_stream_kernel<8, true, false, true>(const CUtensorMap&, const CUtensorMap&, const CUtensorMap&,
-                                                         const StreamGemmParams&, DType, DType, cudaStream_t);
+                                                         const StreamGemmParams&, DType, bool, cudaStream_t);
 template void launch_stream_kernel<16, true, false, true>(const CUtensorMap&, const CUtensorMap&, const CUtensorMap&,
-                                                          const StreamGemmParams&, DType, DType, cudaStream_t);
+                                                          const StreamGemmParams&, DType, bool, cudaStream_t);
 }  // namespace mxgemm::sm90

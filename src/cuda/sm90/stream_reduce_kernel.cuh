@@ -95,6 +95,7 @@ __global__ void __launch_bounds__(kReduceThreads)
     const AccCoord at = acc_coord(r, math_tid % 32);
     const int m = m0 + at.col, n = n0 + Cfg::warp_row0(math_tid) + at.row;
     if (m >= p.m || n >= p.n) continue;
+    if (p.x_row_scale != nullptr) sum[j] *= p.x_row_scale[m];  // (scale_activation_rows)
     switch (p.out.d_dtype) {
       case DType::FP32: reduce_store<float>(p.out, alpha, sum[j], m, n); break;
       case DType::BF16: reduce_store<__nv_bfloat16>(p.out, alpha, sum[j], m, n); break;
