@@ -225,15 +225,16 @@ inline std::string shape_name(std::int64_t m, std::int64_t n, std::int64_t k) {
 }
 
 // Every M from 1 to max_m at each (N, K) on `kernel` against the exact reference, the scale
-// layout, the output type and D's row padding changing from one case to the next.
+// layout, the output type and D's row padding changing from one case to the next; both
+// operands drawn with `base` (its layout replaced).
 inline void expect_every_m_matches_reference(std::int64_t max_m, const std::vector<std::array<std::int64_t, 2>>& nk,
-                                             detail::Sm90Kernel kernel) {
+                                             detail::Sm90Kernel kernel, const MxOptions& base = {}) {
   std::mt19937 rng = fresh_rng();
   const DType outs[] = {DType::FP32, DType::BF16, DType::FP16};
   int variant = 0;
   for (std::int64_t m = 1; m <= max_m; ++m) {
     for (const auto& s : nk) {
-      MxOptions o;
+      MxOptions o = base;
       o.layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
       const DType out = outs[variant++ % 3];
       const HostMxOperand a = random_mx_operand(m, s[1], rng, o);
@@ -246,14 +247,14 @@ inline void expect_every_m_matches_reference(std::int64_t max_m, const std::vect
 }
 
 // Tiles cut among CTAs and summed from their partials: each M x N x K shape on `kernel`
-// matches the reference and three more runs give the same bits.
+// matches the reference and three more runs give the same bits (operands drawn with `o`).
 inline void expect_split_tiles_deterministic(const std::vector<std::array<std::int64_t, 3>>& shapes,
-                                             detail::Sm90Kernel kernel) {
+                                             detail::Sm90Kernel kernel, const MxOptions& o = {}) {
   std::mt19937 rng = fresh_rng();
   for (const auto& s : shapes) {
     const std::string what = shape_name(s[0], s[1], s[2]);
-    const HostMxOperand a = random_mx_operand(s[0], s[2], rng);
-    const HostMxOperand b = random_mx_operand(s[1], s[2], rng);
+    const HostMxOperand a = random_mx_operand(s[0], s[2], rng, o);
+    const HostMxOperand b = random_mx_operand(s[1], s[2], rng, o);
     const float alpha = 0.75f;
     const GpuResult r1 = run_gpu(a, b, DType::FP32, alpha, 0, kernel);
     if (r1.unsupported) GTEST_SKIP() << "FP32 output is not supported by this backend";
