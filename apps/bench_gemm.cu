@@ -18,6 +18,9 @@
 //                which the skinny kernel replaces up to 16 rows, or the skinny kernel
 //                where the streaming one is picked), so that the two can be
 //                compared on the same shape; the column is named after that kernel.
+//                --compare-kernel bf16-values: the kernel mxgemm picks, with E4M3 MXFP8
+//                activations in the streaming kernel's bf16 values form instead of the
+//                fp16 one (detail::StreamMxValues).
 // The memory floor of a shape is the bytes that must move (A and B with their scales, D)
 // divided by the device-to-device copy bandwidth measured at the start of the run (bytes
 // read plus written per second, median of 20 copies of 1 GiB); "x floor" is mxgemm's time
@@ -106,7 +109,8 @@ struct Options {
   std::string mode = "mxfp8";
   bool weight_only() const { return mode == "weight-only" || mode == "weight-only-fp16"; }
   bool fp16_activation() const { return mode == "weight-only-fp16"; }
-  // The kernel of the comparison column: "tiled", "streaming" or "skinny".
+  // The kernel of the comparison column: "tiled", "streaming", "skinny", or "bf16-values" (the
+  // library's choice, the streaming kernel's MXFP8 values in bf16).
   std::string compare = "tiled";
   // Output type of the mxgemm columns (mxgemm and the comparison kernel); the peers keep BF16.
   // A non-BF16 output is rounded to BF16 once after the checked first call, for the checks.
@@ -116,7 +120,11 @@ struct Options {
   detail::Sm90Kernel compare_kernel() const {
     return compare == "streaming" ? detail::Sm90Kernel::Streaming
            : compare == "skinny"  ? detail::Sm90Kernel::Skinny
-                                  : detail::Sm90Kernel::Tiled;
+           : compare == "tiled"   ? detail::Sm90Kernel::Tiled
+                                  : detail::Sm90Kernel::Auto;
+  }
+  detail::StreamMxValues compare_mx_values() const {
+    return compare == "bf16-values" ? detail::StreamMxValues::Bf16 : detail::StreamMxValues::Auto;
   }
 };
 
@@ -647,6 +655,7 @@ class ShapeBench {
       case kMx:
       case kMxTiled: {
         const detail::ScopedSm90Kernel forced(m == kMxTiled ? o_.compare_kernel() : detail::Sm90Kernel::Auto);
+        const detail::ScopedStreamMxValues values(m == kMxTiled ? o_.compare_mx_values() : detail::StreamMxValues::Auto);
         const int c = i % cm_;
         if (o_.weight_only()) {
           const bool f16 = o_.fp16_activation();
@@ -1336,8 +1345,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"mxfp8", "weight-only", "weight-only-fp16"}));
   app.add_option("--compare-kernel", o.compare,
                  "the sm_90 kernel of the comparison column: tiled (MXFP8 only), streaming "
-                 "(the skinny kernel's alternative up to 16 rows) or skinny (up to 16 rows)")
-      ->check(CLI::IsMember({"tiled", "streaming", "skinny"}));
+                 "(the skinny kernel's alternative up to 16 rows), skinny (up to 16 rows), or "
+                 "bf16-values (mxgemm's own choice with E4M3 MXFP8 activations in the streaming "
+                 "kernel's bf16 values form, not the fp16 one)")
+      ->check(CLI::IsMember({"tiled", "streaming", "skinny", "bf16-values"}));
   app.add_option("--mx-out", o.mx_out,
                  "output type of the mxgemm columns (the peers keep BF16; the checks round it to BF16)")
       ->check(CLI::IsMember({"bf16", "fp16", "fp32"}));
