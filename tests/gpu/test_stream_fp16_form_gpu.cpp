@@ -4,9 +4,13 @@
 // activation row as code x 2^(s - top + 7), top its largest scale byte (activation_prepass.cu),
 // exact for blocks up to 22 bytes below it; the store multiplies each row's sums by the power
 // of two that undoes both. Every product is the exact one times a power of two that is the
-// same for all the terms of an output, and the sums are fp32 as in the bf16 values form, so on
-// the fast path the two forms give the same bits. Rows with a nonzero block further below
-// their top, and weight blocks outside the window, take the exact path.
+// same for all the terms of an output, and the sums are fp32 as in the bf16 values form, so
+// where every fp16 operand is a normal number the two forms give the same bits. Rows with a
+// nonzero block further below their top, and weight blocks outside the window, take the exact
+// path. fp16 subnormals (small codes of activation blocks 13..22 below their top, of weight
+// blocks at scale bytes 103..111) are exact too, but the tensor core aligns a k16 group whose
+// largest product has such an operand more coarsely (docs/streaming-kernel.md, Session 28):
+// there the forms' bits may differ, within the tolerance.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -33,23 +37,13 @@ MxOptions fp16_form_scales() {
   o.scale_hi = 122;
   return o;
 }
-
-// Outputs of x and y that differ in value or sign, any NaN equal to any other (the two forms'
-// NaNs come out of different conversions, with different payloads), row skip_row left out; the
-// first one in `first`.
-std::int64_t count_value_differences(const HostOutput& x, const HostOutput& y, std::int64_t skip_row,
-                                     std::string& first) {
-  std::int64_t differ = 0;
-  for (std::int64_t i = 0; i < x.rows; ++i)
-    for (std::int64_t j = 0; j < x.cols; ++j) {
-      if (i == skip_row) continue;
-      const double u = x.at(i, j), v = y.at(i, j);
-      if ((std::isnan(u) && std::isnan(v)) || (u == v && std::signbit(u) == std::signbit(v))) continue;
-      if (differ++ == 0)
-        first = "(" + std::to_string(i) + "," + std::to_string(j) + "): " + std::to_string(u) + " against " +
-                std::to_string(v) + " (" + std::to_string((u - v) / (v != 0 ? v : 1.0)) + " relative)";
-    }
-  return differ;
+// The same with every fp16 operand value normal: weight bytes from 112 (code x 2^(s - 117) >=
+// 2^-9 x 2^-5), activation blocks at most 10 below their row's top (code x 2^(e >= -3)).
+MxOptions fp16_normal_scales() {
+  MxOptions o;
+  o.scale_lo = 112;
+  o.scale_hi = 122;
+  return o;
 }
 
 TEST(GpuStreamFp16Form, EveryMFrom1To80) {
@@ -72,8 +66,8 @@ TEST(GpuStreamFp16Form, SplitTilesSumDeterministically) {
                                    kStreaming, fp16_form_scales());
 }
 
-// The fp16 form gives the bf16 form's bits (detail::StreamMxValues::Bf16, same call) on every
-// tile width and schedule: 32 rows (stream-K, and K split among the warpgroups), 64, 128, 256
+// Where its operands are fp16 normals (fp16_normal_scales), the fp16 form gives the bf16 form's
+// bits (detail::StreamMxValues::Bf16, same call) on every tile width and schedule: 32 rows (stream-K, and K split among the warpgroups), 64, 128, 256
 // (FP32 out promotes every 2048 K into global memory), several waves with paired halves, the
 // split reduction; FP32 and BF16 out, alpha, tails in M, N and K (K % 32 == 16). And against the
 // reference, with no element unwritten or written outside D.
@@ -88,7 +82,7 @@ TEST(GpuStreamFp16Form, GivesTheBf16FormsBits) {
   int variant = 0;
   for (const Case& c : cases) {
     const detail::ScopedStreamSplitK split(c.split_k ? detail::StreamSplitK::Always : detail::StreamSplitK::Auto);
-    MxOptions o = fp16_form_scales();
+    MxOptions o = fp16_normal_scales();
     o.layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
     const HostMxOperand a = random_mx_operand(c.m, c.k, rng, o);
     const HostMxOperand b = random_mx_operand(c.n, c.k, rng, o);
@@ -109,11 +103,12 @@ TEST(GpuStreamFp16Form, GivesTheBf16FormsBits) {
 // which rounds to zero, so the row is marked and its tiles take the exact path (row 3 the
 // reference's; rows 256.. of 300 stay on the fast path, whose FP32 sums meet the usual
 // tolerance, not the exact path's bits). Row 4: the same at 105, 22 below, with codes as a
-// quantizer leaves them (448, 2^-9, a normal one): fp16's least subnormal 2^-24 for 2^-9, exact on
-// the fast path, the forms' bits equal. Row 9: row 3's block at 105, codes of 2^-9 only, which no
-// quantizer gives (a block's largest code is 256 or more): every product of its k16 groups has an
-// fp16 subnormal operand, which the tensor core aligns more coarsely (docs/streaming-kernel.md,
-// Session 28): within the tolerance, not the bf16 form's bits. Row 6: a block of zero codes at
+// quantizer leaves them (448, 2^-9, a normal one): fp16's least subnormal 2^-24 for 2^-9, on the
+// fast path. Row 9: row 3's block at 105, codes of 2^-9 only, which no quantizer gives (a block's
+// largest code is 256 or more): every product of its k16 groups has an fp16 subnormal operand,
+// which the tensor core aligns more coarsely (docs/streaming-kernel.md, Session 28); its error
+// against the tolerance is printed as the margin (0.28-0.59 in session 28; it does not shrink
+// with K as the tolerance does). Everything within the tolerance. Row 6: a block of zero codes at
 // scale 250, outside the window (no mark, no Inf x 0). Row 7: a NaN scale, row 8: a NaN code.
 TEST(GpuStreamFp16Form, RowsBeyondItsSpanTakeTheExactPath) {
   MXGEMM_REQUIRE_GPU();
@@ -162,12 +157,6 @@ TEST(GpuStreamFp16Form, RowsBeyondItsSpanTakeTheExactPath) {
     std::int64_t nonzero = 0;
     for (std::int64_t j = 0; j < n; ++j) nonzero += fast.out.at(9, j) != 0.0f;
     EXPECT_GT(nonzero, n / 2) << what << ": row 9's subnormal activations were flushed";
-    {
-      const detail::ScopedStreamMxValues bf16(detail::StreamMxValues::Bf16);
-      std::string first;
-      EXPECT_EQ(count_value_differences(fast.out, run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming).out, 9, first), 0)
-          << what << ": the forms differ, first at " << first;
-    }
     spread_row(a, 3, 127 - 23, false);
     const GpuResult marked = run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming);
     EXPECT_TRUE(marked.guards_intact && marked.gap_untouched) << what << ": written outside the output";
