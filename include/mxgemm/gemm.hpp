@@ -32,7 +32,13 @@ namespace mxgemm {
 //
 // Backends, chosen by the current device: compute capability 9.0 runs the Hopper kernel
 // (everything above, up to 2^31 - 1 tile-stages of 128 x 128 x 64, UnsupportedError
-// beyond); 10.0 runs the CUTLASS kernel when the library was built with it,
+// beyond). There the operands are multiplied exactly on the tensor cores while their scales
+// lie in a window: bytes 73..181 (E4M3; 80..174 E5M2), and, for E4M3 x E4M3 with 17 rows of a
+// or more (multiplied in fp16), b's bytes 103..123 and rows of a whose nonzero blocks lie at
+// most 22 bytes below the row's largest in-window byte. An output tile fed by a block
+// outside (with a nonzero code) is computed by an exact fp64 path instead: the same contract,
+// many times slower (9..16 rows watch only the activation's scales: docs/streaming-kernel.md).
+// 10.0 runs the CUTLASS kernel when the library was built with it,
 // which additionally needs E4M3 operands, swizzled scales (16-byte aligned), BF16/FP16
 // output, N and d.row_stride multiples of 8 and a 16-byte aligned d, and refuses the rest
 // with UnsupportedError; other devices get UnsupportedError naming the device.
