@@ -214,6 +214,25 @@ inline CloseStats expect_matches_reference(const HostMxOperand& a, const HostMxO
                run_reference(absolute(a), absolute(b), DType::FP32, std::fabs(alpha)), a.k, what);
 }
 
+// For the sm_90 streaming kernel's fp16 values form of E4M3 x E4M3 (from 17 rows;
+// test_stream_fp16_form_gpu.cpp): scale bytes inside the weight's fp16 window (103..123) and 16
+// apart at most (an activation row's blocks stay within 22 of its top): both operands on the
+// fast path.
+inline MxOptions fp16_form_scales() {
+  MxOptions o;
+  o.scale_lo = 106;
+  o.scale_hi = 122;
+  return o;
+}
+// The same with every fp16 operand value normal: weight bytes from 112 (code x 2^(s - 117) >=
+// 2^-9 x 2^-5), activation blocks at most 10 below their row's top (code x 2^(e >= -3)).
+inline MxOptions fp16_normal_scales() {
+  MxOptions o;
+  o.scale_lo = 112;
+  o.scale_hi = 122;
+  return o;
+}
+
 inline std::mt19937 fresh_rng() {
   const unsigned seed = std::random_device{}();
   std::printf("[ seed     ] %u\n", seed);
@@ -302,6 +321,35 @@ inline std::int64_t count_differences(const HostOutput& g, const HostOutput& ref
   return differ;
 }
 
+// Weight blocks at scale bytes in [lo, hi] that a fast path does not take, for
+// expect_weight_scales_take_exact_path.
+struct WeightScaleRange {
+  int lo, hi;
+  const char* name;
+};
+// m x 140 x k GEMMs on `kernel` for each m of `ms`, k = 112 and 4096 (whole tiles and K cut among
+// CTAs), activations drawn with `a_options` and weights in each of `ranges`: every tile they feed
+// takes the exact fp64 path, so every FP32 output is the reference's (count_differences),
+// with nothing written outside D or left unwritten.
+inline void expect_weight_scales_take_exact_path(const std::vector<std::int64_t>& ms,
+                                                 const std::vector<WeightScaleRange>& ranges,
+                                                 const MxOptions& a_options, detail::Sm90Kernel kernel,
+                                                 std::mt19937& rng) {
+  for (const std::int64_t m : ms)
+    for (const std::int64_t k : {112, 4096})
+      for (const auto& r : ranges) {
+        MxOptions ob;
+        ob.scale_lo = r.lo;
+        ob.scale_hi = r.hi;
+        const HostMxOperand a = random_mx_operand(m, k, rng, a_options);
+        const HostMxOperand b = random_mx_operand(140, k, rng, ob);
+        const std::string what = std::string(r.name) + " weight scales, " + shape_name(m, 140, k);
+        const GpuResult g = run_gpu(a, b, DType::FP32, 1.0f, 0, kernel);
+        EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+        EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+        EXPECT_EQ(count_differences(g.out, run_reference(a, b, DType::FP32, 1.0f)), 0) << what;
+      }
+}
 // Scale bytes outside the range above (0..10 against 245..254, and mixed with ordinary
 // ones): dequantized elements leave bf16's normal range and products fp32's, so the
 // streaming and skinny kernels send the tiles these blocks feed to their exact fp64 path

@@ -29,41 +29,9 @@ constexpr detail::Sm90Kernel kStreaming = detail::Sm90Kernel::Streaming;
 
 bool on_hopper() { return gemm_backend().name.find("sm90") != std::string::npos; }
 
-// Scale bytes inside the weight's fp16 window (103..123) and 16 apart at most (an activation
-// row's blocks stay within 22 of its top): both operands on the fast path.
-MxOptions fp16_form_scales() {
-  MxOptions o;
-  o.scale_lo = 106;
-  o.scale_hi = 122;
-  return o;
-}
-// The same with every fp16 operand value normal: weight bytes from 112 (code x 2^(s - 117) >=
-// 2^-9 x 2^-5), activation blocks at most 10 below their row's top (code x 2^(e >= -3)).
-MxOptions fp16_normal_scales() {
-  MxOptions o;
-  o.scale_lo = 112;
-  o.scale_hi = 122;
-  return o;
-}
-
 TEST(GpuStreamFp16Form, EveryMFrom1To80) {
   MXGEMM_REQUIRE_GPU();
   expect_every_m_matches_reference(80, {{136, 272}, {520, 1008}, {300, 4112}}, kStreaming, fp16_form_scales());
-}
-
-// The stream-K fixup, the split reduction (its store applies the row scales too) and equal
-// parts of a tile, as GpuStreamGemm.SplitTilesSumDeterministically has them for the rows the
-// fp16 form runs.
-TEST(GpuStreamFp16Form, SplitTilesSumDeterministically) {
-  MXGEMM_REQUIRE_GPU();
-  expect_split_tiles_deterministic({{40, 4096, 4096},
-                                    {30, 1000, 8192},
-                                    {37, 520, 16384},
-                                    {50, 1030, 8192},
-                                    {128, 260, 4096},
-                                    {200, 260, 4096},
-                                    {64, 8200, 1040}},
-                                   kStreaming, fp16_form_scales());
 }
 
 // Where its operands are fp16 normals (fp16_normal_scales), the fp16 form gives the bf16 form's
@@ -181,21 +149,8 @@ TEST(GpuStreamFp16Form, WeightScalesOutsideItsWindowTakeTheExactPath) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the fp16 values form is the sm_90 streaming kernel's";
   std::mt19937 rng = fresh_rng();
-  const struct { int lo, hi; const char* name; } ranges[] = {{124, 130, "above"}, {90, 102, "below"}, {0, 254, "any"}};
-  for (const std::int64_t m : {24, 130})
-    for (const std::int64_t k : {112, 4096})
-      for (const auto& r : ranges) {
-        MxOptions ow;
-        ow.scale_lo = r.lo;
-        ow.scale_hi = r.hi;
-        const HostMxOperand a = random_mx_operand(m, k, rng, fp16_form_scales());
-        const HostMxOperand b = random_mx_operand(140, k, rng, ow);
-        const std::string what = std::string(r.name) + " weight scales, " + shape_name(m, 140, k);
-        const GpuResult g = run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming);
-        EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
-        EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
-        EXPECT_EQ(count_differences(g.out, run_reference(a, b, DType::FP32, 1.0f)), 0) << what;
-      }
+  expect_weight_scales_take_exact_path({24, 130}, {{124, 130, "above"}, {90, 102, "below"}, {0, 254, "any"}},
+                                       fp16_form_scales(), kStreaming, rng);
   const HostMxOperand a = random_mx_operand(50, 1040, rng, fp16_form_scales());
   HostMxOperand b = random_mx_operand(140, 1040, rng, fp16_form_scales());
   for (std::int64_t c = 96; c < 128; ++c) b.set_code(7, c, 0);

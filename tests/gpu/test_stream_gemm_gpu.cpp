@@ -58,17 +58,14 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
     EXPECT_EQ(sm90::StreamSchedule::make(1, 16, stages(4096, 8, true), sms, sm90::kPhaseMaxImbalanceSmallM).chunk, 4);
     EXPECT_EQ(sm90::StreamSchedule::make(1, 32, stages(4096, 64, false), sms).chunk, 8);
   }
-  expect_split_tiles_deterministic({{5, 4096, 4096},
-                                    {40, 4096, 4096},
-                                    {5, 1040, 8192},
-                                    {16, 1024, 8192},
-                                    {30, 1000, 8192},
-                                    {37, 520, 16384},
-                                    {50, 1030, 8192},
-                                    {128, 260, 4096},
-                                    {200, 260, 4096},
-                                    {64, 8200, 1040}},
-                                   kStreaming);
+  const std::vector<std::array<std::int64_t, 3>> shapes = {{5, 4096, 4096},  {40, 4096, 4096}, {5, 1040, 8192},
+                                                           {16, 1024, 8192}, {30, 1000, 8192}, {37, 520, 16384},
+                                                           {50, 1030, 8192}, {128, 260, 4096}, {200, 260, 4096},
+                                                           {64, 8200, 1040}};
+  expect_split_tiles_deterministic(shapes, kStreaming);
+  // The same at the fp16 values form's scales (E4M3 x E4M3 from 17 rows): its split
+  // reduction's store applies the activation rows' powers of two too.
+  expect_split_tiles_deterministic(shapes, kStreaming, fp16_form_scales());
 }
 
 // A random operand for the long-K accuracy tests; same_sign: absolute values at smaller scales
@@ -201,21 +198,8 @@ TEST(GpuStreamGemm, EightRowCodesFormSendsExtremeWeightsToTheExactPath) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   std::mt19937 rng = fresh_rng();
-  const struct { int lo, hi; const char* name; } ranges[] = {{0, 10, "tiny"}, {245, 254, "huge"}, {0, 254, "any"}};
-  for (const std::int64_t m : {3, 8})
-    for (const std::int64_t k : {112, 4096})
-      for (const auto& r : ranges) {
-        MxOptions ob;
-        ob.scale_lo = r.lo;
-        ob.scale_hi = r.hi;
-        const HostMxOperand a = random_mx_operand(m, k, rng);
-        const HostMxOperand b = random_mx_operand(140, k, rng, ob);
-        const std::string what = std::string(r.name) + " weight scales, " + shape_name(m, 140, k);
-        const GpuResult g = run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming);
-        EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
-        EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
-        EXPECT_EQ(count_differences(g.out, run_reference(a, b, DType::FP32, 1.0f)), 0) << what;
-      }
+  expect_weight_scales_take_exact_path({3, 8}, {{0, 10, "tiny"}, {245, 254, "huge"}, {0, 254, "any"}}, MxOptions{},
+                                       kStreaming, rng);
 }
 
 // A tile in two stream-K parts is summed by its first CTA, whose last item it is: early (it
