@@ -302,6 +302,15 @@ TEST(StreamSchedule, SmallMTakesWholeTilesWithinTheWiderLimit) {
   EXPECT_EQ(StreamSchedule::make(1, 112, 16, 132, kPhaseMaxImbalanceSmallM).chunk, 16);
   // Beyond the wider limit too (a 32% longest range): plain stream-K either way.
   EXPECT_EQ(StreamSchedule::make(1, 100, 16, 132, kPhaseMaxImbalanceSmallM).chunk, 1);
+  // The forms that take it (stream_max_imbalance): the codes form, and the fp16 values form of
+  // 32 rows only (measured there; the bf16 values forms and the wider tiles keep the default).
+  EXPECT_EQ(stream_max_imbalance(true, false, 8), kPhaseMaxImbalanceSmallM);
+  EXPECT_EQ(stream_max_imbalance(true, false, 16), kPhaseMaxImbalanceSmallM);
+  EXPECT_EQ(stream_max_imbalance(false, true, 32), kPhaseMaxImbalanceSmallM);
+  EXPECT_EQ(stream_max_imbalance(false, false, 32), kPhaseMaxImbalance);
+  EXPECT_EQ(stream_max_imbalance(false, true, 16), kPhaseMaxImbalance);
+  EXPECT_EQ(stream_max_imbalance(false, true, 64), kPhaseMaxImbalance);
+  EXPECT_EQ(stream_max_imbalance(false, true, 128), kPhaseMaxImbalance);
 }
 
 // Chunked stream-K: whole tiles or halves of their K where that stays near an even split.

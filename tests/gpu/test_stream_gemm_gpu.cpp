@@ -190,6 +190,25 @@ TEST(GpuStreamGemm, CodesFormWholeTilesMatchReference) {
   expect_split_tiles_deterministic({{5, 28672, 1024}, {16, 28672, 1024}}, kStreaming);
 }
 
+// So does the fp16 values form of 32 rows (E4M3 MXFP8 of 17..32 rows; stream_max_imbalance),
+// whose bf16 form cuts the same tiles in stream-K ranges: 112 tiles of 256 weight rows, 9 stages
+// of 128 K (K % 32 == 16), tails in M and N; scales inside the fp16 form's windows
+// (fp16_form_scales), so that the tiles run its fast path. Against the reference, the same bits
+// run to run.
+TEST(GpuStreamGemm, Fp16FormWholeTilesAtThirtyTwoRowsMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  const int sms = device_sms();
+  ASSERT_GT(sms, 0);
+  constexpr std::int64_t k = 1040;
+  constexpr int kStages = static_cast<int>(sm90::stream_k_stages(k, 32, false));
+  const sm90::StreamSchedule sched =
+      sm90::StreamSchedule::make(1, 112, kStages, sms, sm90::stream_max_imbalance(false, true, 32));
+  if (sched.split_reduce || sched.dp_tiles != 0 || sched.chunk != kStages)
+    GTEST_SKIP() << "on " << sms << " SMs this shape is not cut into whole tiles";
+  expect_split_tiles_deterministic({{20, 28656, k}, {32, 28672, k}}, kStreaming, fp16_form_scales());
+}
+
 // The 8-row codes form watches the weight's scales (StreamGemmConfig::kWatchesWeight; the
 // 16-row one does not): ordinary activations (1..8 rows) against weight blocks outside the
 // exact window, tiny (0..10), huge (245..254) or any (0..254), take the exact fp64 path, so

@@ -81,20 +81,20 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
                                    detail::concat("below 2^31 tile-stages (", kMPad, " x ", Cfg::kBlockN,
                                                   " x ", Cfg::kRingK, " each) for the streaming kernel"),
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
+  // The fp16 values form: an FP16 activation's sums carry the weight's 2^kF16WeightShift, which
+  // alpha takes out; an MXFP8 one's, each row's power of two (x_row_scale), which takes it too.
+  const bool f16_values = runs_f16_values<kCodes, kPermutedX>(l.x_exact.dtype, b.data.dtype);
+  const bool row_scaled = f16_values && kPermutedX;
   p.sched = kSplitK ? StreamSchedule::one_tile_per_cta(static_cast<int>(tiles_n), static_cast<int>(k_stages))
                     : StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n),
                                            static_cast<int>(k_stages), sms,
-                                           kCodes ? kPhaseMaxImbalanceSmallM : kPhaseMaxImbalance);
+                                           stream_max_imbalance(kCodes, f16_values, kMPad));
   // (The kernel's kInterleaves: the two-warpgroup values form.)
   if constexpr (!kCodes && Cfg::kMathWarpgroups == 2) {
     p.sched.interleave_halves();
     p.sched.paired = p.sched.one_half_per_cta();  // unless the clusters do not fit (launcher)
   }
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
-  // The fp16 values form: an FP16 activation's sums carry the weight's 2^kF16WeightShift, which
-  // alpha takes out; an MXFP8 one's, each row's power of two (x_row_scale), which takes it too.
-  const bool f16_values = runs_f16_values<kCodes, kPermutedX>(l.x_exact.dtype, b.data.dtype);
-  const bool row_scaled = f16_values && kPermutedX;
   p.alpha_scale = f16_values && !row_scaled ? 1.0f / static_cast<float>(1 << kF16WeightShift) : 1.0f;
   p.x_in_place = direct;
   p.early_fixup = detail::stream_early_fixup();

@@ -62,6 +62,16 @@ constexpr double kPhaseMaxImbalance = 1.10;
 // activations) lost 1-2% at 1..16 x 28672 x 8192 with it: its longer stage makes the extra
 // stages cost (bench/results/s17/, session 17).
 constexpr double kPhaseMaxImbalanceSmallM = 1.20;
+// The schedule's limit for a tile form: the wider one for the codes form and for the fp16 values
+// form of 32 rows (MXFP8 E4M3 x E4M3 of 17..32 rows, weight-only FP16), whose stage is as
+// cheap: at 32 x 28672 x K that is 112 whole 256-row tiles on 112 CTAs. On the H200, same call,
+// two rounds (session 29, bench/results/s29/b4): MXFP8 32 x 28672 x 8192 74.2-74.8 -> 69.6-70.2
+// us, 32 x 28672^2 237.5-238.0 -> 230.0-231.0, 32 x 14336 x 8192 (halves) 45.6-45.7 -> 43.2-43.4,
+// weight-only FP16 32 x 28672 x 8192 73.4-73.5 -> 68.0-68.5. The bf16 values forms keep the
+// default: the same limit took the MX bf16 form (E5M2) at 32 x 28672^2 from 268 to 287-293 us.
+constexpr double stream_max_imbalance(bool codes, bool f16_values, int m_pad) {
+  return codes || (f16_values && m_pad == 32) ? kPhaseMaxImbalanceSmallM : kPhaseMaxImbalance;
+}
 
 // The K that one chain of unpromoted wgmma accumulation may sum for output type `out`. The
 // tensor core's fp32 accumulation is not round-to-nearest, and its error grows with the chain:
