@@ -161,7 +161,8 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) activation_values_pre
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         const std::uint32_t h2 = cuda::fp8x2_to_f16x2<kElem>(cuda::byte_pair(i < 2 ? codes[j].x : codes[j].y, i % 2));
-        w[i] = cuda::mul_by_lane<0, true>(h2, power);  // (power holds the same fp16 in both lanes)
+        const __half2 v = __hmul2(*reinterpret_cast<const __half2*>(&h2), *reinterpret_cast<const __half2*>(&power));
+        w[i] = *reinterpret_cast<const std::uint32_t*>(&v);
       }
     } else {
       const float scale = cuda::e8m0_to_float(scale_byte[j]);
