@@ -19,8 +19,10 @@
 //                where the streaming one is picked), so that the two can be
 //                compared on the same shape; the column is named after that kernel.
 //                --compare-kernel bf16-values: the kernel mxgemm picks, with E4M3 MXFP8
-//                activations in the streaming kernel's bf16 values form instead of the
-//                fp16 one (detail::StreamMxValues).
+//                activations (and BF16 ones in weight-only mode) in the streaming kernel's
+//                bf16 values form instead of the fp16 one (detail::StreamMxValues). That
+//                column runs after the peers, warmer: on the H200 it read 5-9% slower than
+//                the same path timed first (bench/results/s31/README.md, b2 against b3).
 // The memory floor of a shape is the bytes that must move (A and B with their scales, D)
 // divided by the device-to-device copy bandwidth measured at the start of the run (bytes
 // read plus written per second, median of 20 copies of 1 GiB); "x floor" is mxgemm's time
@@ -1346,8 +1348,9 @@ int main(int argc, char** argv) {
   app.add_option("--compare-kernel", o.compare,
                  "the sm_90 kernel of the comparison column: tiled (MXFP8 only), streaming "
                  "(the skinny kernel's alternative up to 16 rows), skinny (up to 16 rows), or "
-                 "bf16-values (mxgemm's own choice with E4M3 MXFP8 activations in the streaming "
-                 "kernel's bf16 values form, not the fp16 one)")
+                 "bf16-values (mxgemm's own choice with E4M3 MXFP8 activations, and BF16 ones "
+                 "with --mode weight-only, in the streaming kernel's bf16 values form, not the "
+                 "fp16 one)")
       ->check(CLI::IsMember({"tiled", "streaming", "skinny", "bf16-values"}));
   app.add_option("--mx-out", o.mx_out,
                  "output type of the mxgemm columns (the peers keep BF16; the checks round it to BF16)")

@@ -29,10 +29,12 @@ enum class StreamSplitK { Never, Auto, Always };
 StreamSplitK set_stream_split_k(StreamSplitK mode);
 StreamSplitK stream_split_k();
 
-// The streaming kernel's values form for E4M3 x E4M3 MXFP8 (stream_gemm_kernel.cuh): Auto runs
-// the fp16 form (each activation row at its own power of two, kF16X), Bf16 the bf16 values
-// form, so that tests and the benchmark can compare the two on the same shapes.
-enum class StreamMxValues { Auto, Bf16 };
+// The streaming kernel's values form for E4M3 weights (stream_gemm_kernel.cuh): Auto runs the
+// fp16 form (each activation row at its own power of two, kF16X) for E4M3 MXFP8 activations and
+// for BF16 ones where it measured faster (stream_gemm_sm90.cu's bf16_rows_in_f16), F16 for BF16
+// ones wherever it can run (more than 16 rows TMA could read in place), Bf16 the bf16 values
+// form, so that tests and the benchmark can compare them on the same shapes.
+enum class StreamMxValues { Auto, Bf16, F16 };
 
 StreamMxValues set_stream_mx_values(StreamMxValues form);
 StreamMxValues stream_mx_values();

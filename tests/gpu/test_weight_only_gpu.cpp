@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -55,6 +56,11 @@ GpuResult run_weight_only(const HostWide& a, const HostMxOperand& w, const Const
   }
   collect(r, dd, da.guards_intact() && dw.data.guards_intact());
   return r;
+}
+
+// Where output element (r, c) starts in its bytes.
+std::size_t output_offset(const HostOutput& o, std::int64_t r, std::int64_t c) {
+  return static_cast<std::size_t>((r * o.stride + c) * dtype_size(o.dtype));
 }
 
 HostOutput weight_only_reference(const HostWide& a, const HostMxOperand& w, const ConstMatrixView* bias,
@@ -400,6 +406,114 @@ TEST(GpuWeightOnly, Fp16ActivationsMatchReference) {
     EXPECT_EQ(g.out.bytes, run_weight_only(a, w, b, out, alpha).out.bytes) << what << ": a second run differs";
     ++variant;
   }
+}
+
+// BF16 activations of more than 16 rows on E4M3 weights in the fp16 values form (forced:
+// detail::StreamMxValues::F16; the library picks it for 17..128 rows on the larger weights),
+// through a pre-pass, where TMA could read them in place (launch_activation_f16_rows_prepass): each row
+// at the power of two that puts its largest finite magnitude in [2^15, 2^16), in the permuted
+// K order, the weight in its fp16 window (scale bytes 106..122 here). Every tile width (17, 40:
+// 32- and 64-row tiles, 100, 300, 1000 rows), the split of K (forced), N and K tails, both
+// layouts, bias, alpha, every output type, against the reference and bitwise the same run to
+// run; the bf16 values form (forced, same call) matches the reference too, and the share of
+// bitwise-equal outputs of the two forms is printed (equal where every fp16 operand is normal).
+TEST(GpuWeightOnly, Bf16ActivationsInTheFp16FormMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "the fp16 values form is the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  const struct { std::int64_t m, n, k; bool split_k; } shapes[] = {
+      {17, 520, 1008, false}, {40, 300, 4112, false}, {30, 520, 8192, true},     {100, 136, 2080, false},
+      {300, 257, 2064, false}, {1000, 1100, 1040, false}, {64, 8200, 1040, false}};
+  int variant = 0;
+  for (const auto& s : shapes) {
+    const detail::ScopedStreamSplitK split(s.split_k ? detail::StreamSplitK::Always : detail::StreamSplitK::Auto);
+    const ScaleLayout layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
+    const HostWide a = random_wide(s.m, s.k, DType::BF16, rng, variant % 2 == 0 ? 1.0 : 300.0, /*stride_pad=*/8);
+    const detail::ScopedStreamMxValues f16(detail::StreamMxValues::F16);
+    const HostMxOperand w = random_mx_operand(s.n, s.k, rng, fp16_window_scales(0, layout));
+    const DType out = variant % 3 == 0 ? DType::FP32 : (variant % 3 == 1 ? DType::BF16 : DType::FP16);
+    const std::vector<std::uint8_t> bias_bytes = random_bias(s.n, DType::BF16, rng);
+    const ConstMatrixView bias(bias_bytes.data(), 1, s.n, s.n, DType::BF16, Memory::Host);
+    const ConstMatrixView* b = variant % 2 == 1 ? &bias : nullptr;
+    const float alpha = variant % 4 == 3 ? -0.375f : 1.0f;
+    const std::string what = shape_name(s.m, s.n, s.k) + (s.split_k ? " split K " : " ") + dtype_name(out);
+    ++variant;
+    const GpuResult g = run_weight_only(a, w, b, out, alpha);
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+    expect_weight_only_matches(a, w, b, alpha, g, what);
+    EXPECT_EQ(g.out.bytes, run_weight_only(a, w, b, out, alpha).out.bytes) << what << ": a second run differs";
+    const detail::ScopedStreamMxValues bf16(detail::StreamMxValues::Bf16);
+    const GpuResult g_bf16 = run_weight_only(a, w, b, out, alpha);
+    expect_weight_only_matches(a, w, b, alpha, g_bf16, what + ", bf16 form");
+    std::int64_t equal = 0;
+    for (std::int64_t i = 0; i < s.m; ++i)
+      for (std::int64_t j = 0; j < s.n; ++j)
+        equal += std::memcmp(&g.out.bytes[output_offset(g.out, i, j)], &g_bf16.out.bytes[output_offset(g_bf16.out, i, j)],
+                             static_cast<size_t>(dtype_size(out))) == 0;
+    std::printf("[ margin   ] %s: %.4f of the outputs bitwise the bf16 form's\n", what.c_str(),
+                static_cast<double>(equal) / static_cast<double>(s.m * s.n));
+  }
+}
+
+// Rows the fp16 values form cannot hold exactly at one power of two are marked for the exact
+// path; the others are exact on the fast path. Row 1 holds one nonzero term (the weight's
+// column 0 is zero), so where that term is an fp16 normal or the row is marked its FP32
+// outputs are the reference's bits:
+//  - "wide": 2^20 and 1.9921875 x 2^-11 (an fp16 subnormal's last bit at the row's power; the
+//    tensor core may align its product more coarsely: within the tolerance);
+//  - "huge": 2^100, "tiny": 2^-70 (far outside the codes form's range, fine for a row's power);
+//  - "lossy": 2^20 and (1 + 2^-7) x 2^-13, whose last bit falls below fp16's 2^-24: marked;
+//  - "subnormal": a bf16 subnormal alone, below the least usable power: marked.
+// Whatever the row, every output within the tolerance; an infinity (row 3) and a NaN (row 5)
+// elsewhere in the activation stay non-finite; 40 and 300 rows.
+TEST(GpuWeightOnly, Bf16ActivationsInTheFp16FormKeepOrMarkRowsExactly) {
+  MXGEMM_REQUIRE_GPU();
+  if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "the fp16 values form is the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  const struct { double big, small; const char* name; bool bitwise; } cases[] = {
+      {std::ldexp(1.0, 20), std::ldexp(1.9921875, -11), "wide", false},
+      {0.0, std::ldexp(1.0, 100), "huge", true},
+      {0.0, std::ldexp(1.0, -70), "tiny", true},
+      {std::ldexp(1.0, 20), std::ldexp(1.0078125, -13), "lossy", true},
+      {0.0, std::ldexp(1.0, -130), "subnormal", true}};
+  for (const std::int64_t m : {40, 300})
+    for (const auto& c : cases) {
+      const std::int64_t k = 1040;
+      HostWide a = random_wide(m, k, DType::BF16, rng, 1.0, /*stride_pad=*/8);
+      for (std::int64_t j = 0; j < k; ++j) a.set(1, j, 0.0);
+      a.set(1, 0, c.big);
+      a.set(1, 7, c.small);
+      ASSERT_EQ(a.at(1, 7), c.small) << c.name << ": the test value must be a bf16 value";
+      a.set(3, 100, INFINITY);
+      a.set(5, 333, NAN);
+      HostMxOperand w = random_mx_operand(300, k, rng, fp16_window_scales(0));
+      for (std::int64_t n = 0; n < w.rows; ++n) w.set_code(n, 0, 0);
+      const std::string what = std::string(c.name) + " row, " + shape_name(m, 300, k);
+      const detail::ScopedStreamMxValues f16(detail::StreamMxValues::F16);
+      const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f);
+      EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+      EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+      const HostOutput ref = weight_only_reference(a, w, nullptr, DType::FP32, 1.0f);
+      std::int64_t row1_differ = 0;
+      for (std::int64_t n = 0; n < w.rows; ++n) {
+        row1_differ += std::memcmp(&g.out.bytes[output_offset(g.out, 1, n)], &ref.bytes[output_offset(ref, 1, n)], 4) != 0;
+        EXPECT_FALSE(std::isfinite(g.out.at(3, n))) << what << ": row 3 has an infinity, column " << n;
+        EXPECT_TRUE(std::isnan(g.out.at(5, n))) << what << ": row 5 has a NaN, column " << n;
+      }
+      if (c.bitwise) EXPECT_EQ(row1_differ, 0) << what << ": row 1 is not the reference's";
+      // The other rows against the tolerance: rows 3 and 5 (checked above) as the reference of
+      // the activation without their infinity and NaN.
+      HostWide finite = a;
+      finite.set(3, 100, 0.0);
+      finite.set(5, 333, 0.0);
+      const HostOutput finite_ref = weight_only_reference(finite, w, nullptr, DType::FP32, 1.0f);
+      GpuResult rest = g;
+      for (std::int64_t n = 0; n < w.rows; ++n)
+        for (const std::int64_t r : {3, 5})
+          std::memcpy(&rest.out.bytes[output_offset(rest.out, r, n)], &finite_ref.bytes[output_offset(finite_ref, r, n)], 4);
+      expect_weight_only_matches(finite, w, nullptr, 1.0f, rest, what);
+    }
 }
 
 // The same through the split of K among the four warpgroups (16- and 32-row values forms,

@@ -330,6 +330,106 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_codes_prepass_ke
   for (int c = 0; c < 2; ++c) dst[c] = make_uint4(pairs[c], pairs[2 + c], pairs[4 + c], pairs[6 + c]);
 }
 
+// The fp16 values form of a BF16 activation (weight-only, stream_gemm_kernel.cuh's kF16X with
+// kPermutedX): row r as fp16 values a x 2^c_r in the permuted K order, c_r = 142 - f for f the
+// biased exponent of the row's largest finite magnitude, which so lies in [2^15, 2^16) and stays
+// below fp16's largest (65280 at most against 65504); every bf16 value whose lowest significant
+// bit is 2^-24 or more after the shift is an exact fp16 value. The row's 2^-(c_r +
+// kF16WeightShift) goes to row_scale_out[r] (scale_window.cuh: the weight's fp16 values carry
+// 2^kF16WeightShift). A row holding a value fp16 cannot hold exactly at that power (more than
+// about 2^32 below the largest, or a row whose largest lies below 2^-101, where c_r = 0) is
+// marked for the exact path. NaN and Inf stay what they are.
+struct F16RowsParams {
+  const std::uint16_t* a;
+  std::int64_t a_stride;  // elements, a multiple of 8 (16-byte rows: the in-place condition)
+  int m, k, blocks;
+  std::uint16_t* out;
+  std::int64_t out_stride;  // elements
+  float* row_scale_out;
+  unsigned int* exact_rows;
+  unsigned int generation;
+};
+
+// The biased exponent field of a bf16 magnitude at or above which c_r (above) is usable: the
+// row's power 2^(f - 152) stays an fp32 normal.
+constexpr std::uint32_t kF16RowsMinTopField = 26;
+
+// The magnitudes of two bf16 values, 0 for Inf and NaN (lanes at or above 0x7F80).
+__device__ __forceinline__ std::uint32_t finite_bf16_magnitudes(std::uint32_t pair) {
+  const std::uint32_t mag = pair & 0x7FFF7FFFu;
+  const std::uint32_t non_finite = (mag + 0x00800080u) & 0x80008000u;  // no carry leaves a lane
+  return mag & ~((non_finite >> 15) * 0xFFFFu);
+}
+
+// The largest finite bf16 magnitude (its bits) of the k elements of a row, every thread of the
+// CTA taking part; 16-byte loads (K % 8 == 0, rows 16-byte aligned).
+__device__ __forceinline__ std::uint32_t row_top_bf16_magnitude(const std::uint16_t* row, int k) {
+  __shared__ std::uint32_t warp_top[kThreads / 32];
+  std::uint32_t top = 0;
+  for (int col = static_cast<int>(threadIdx.x) * 8; col < k; col += kThreads * 8) {
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(row + col));
+    top = cuda::max_u16x2(top, cuda::max_u16x2(cuda::max_u16x2(finite_bf16_magnitudes(v.x), finite_bf16_magnitudes(v.y)),
+                                               cuda::max_u16x2(finite_bf16_magnitudes(v.z), finite_bf16_magnitudes(v.w))));
+  }
+  top = __reduce_max_sync(0xFFFFFFFFu, max(top & 0xFFFFu, top >> 16));
+  if ((threadIdx.x & 31) == 0) warp_top[threadIdx.x / 32] = top;
+  __syncthreads();
+#pragma unroll
+  for (int w = 0; w < kThreads / 32; ++w) top = max(top, warp_top[w]);
+  return top;
+}
+
+// Two bf16 values (low half first) times `power` as fp16x2; `inexact` set where a finite one
+// does not convert exactly.
+__device__ __forceinline__ std::uint32_t bf16x2_to_f16x2_scaled(std::uint32_t pair, float power, bool& inexact) {
+  const float lo = __uint_as_float(pair << 16) * power, hi = __uint_as_float(pair & 0xFFFF0000u) * power;
+  const __half2 h = __floats2half2_rn(lo, hi);
+  const float2 back = __half22float2(h);
+  inexact |= (back.x != lo && lo == lo) || (back.y != hi && hi == hi);  // (NaN != NaN)
+  return *reinterpret_cast<const std::uint32_t*>(&h);
+}
+
+// A CTA converts kCtaChunks chunks of 8 elements of one row (blockIdx.y), as the MXFP8 values
+// pre-pass; each first finds the row's largest magnitude (the row is read once from memory and
+// again from L2 by its other CTAs).
+__global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_f16_rows_prepass_kernel(const F16RowsParams p) {
+  ptx::griddepcontrol_launch_dependents();
+  const int row = static_cast<int>(blockIdx.y);
+  const std::uint32_t first = blockIdx.x * kCtaChunks + threadIdx.x;
+  const std::uint16_t* src = p.a + static_cast<std::int64_t>(row) * p.a_stride;
+  uint4 v[kChunksPerThread];
+#pragma unroll
+  for (int j = 0; j < kChunksPerThread; ++j) {
+    const std::uint32_t col = (first + j * kThreads) * kChunkElems;
+    v[j] = col < static_cast<std::uint32_t>(p.k) ? __ldg(reinterpret_cast<const uint4*>(src + col)) : make_uint4(0, 0, 0, 0);
+  }
+  const std::uint32_t field = row_top_bf16_magnitude(src, p.k) >> 7;
+  const bool usable = field >= kF16RowsMinTopField;
+  const std::uint32_t c_biased = usable ? 127u + 142u - field : 127u;  // 127 + c_r
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    p.row_scale_out[row] = __uint_as_float((254u - c_biased - kF16WeightShift) << 23);  // 2^-(c_r + shift)
+  const float power = __uint_as_float(c_biased << 23);
+  const std::uint32_t row_elems = static_cast<std::uint32_t>(p.blocks) * 32;
+  std::uint16_t* dst = p.out + static_cast<std::int64_t>(row) * p.out_stride;
+  bool inexact = false;
+#pragma unroll
+  for (int j = 0; j < kChunksPerThread; ++j) {
+    // Chunks past the row are converted too (zeros) but not stored: the permutation's shuffles
+    // need every thread of the warp.
+    const std::uint32_t col = (first + j * kThreads) * kChunkElems;
+    std::uint32_t w[4] = {v[j].x, v[j].y, v[j].z, v[j].w};
+#pragma unroll
+    for (int i = 0; i < 4; ++i) w[i] = bf16x2_to_f16x2_scaled(w[i], power, inexact);
+    permute_quad(w, static_cast<int>(threadIdx.x & 3));
+    if (col < row_elems) *reinterpret_cast<uint4*>(dst + col) = make_uint4(w[0], w[1], w[2], w[3]);
+  }
+  // Rows only ever gain the mark within a launch; threads race to write the same value.
+  if (inexact) p.exact_rows[row] = p.generation;
+}
+static_assert(127 + 142 - 254 >= 1 && 127 + 142 - kF16RowsMinTopField <= 254 &&
+                  254 - (127 + 142 - kF16RowsMinTopField) - kF16WeightShift >= 1,
+              "every row's power and its inverse times 2^-kF16WeightShift are fp32 normals");
+
 // BF16 rows whose address or stride TMA cannot take: copied into the workspace, K padded
 // to whole 32-element blocks with zeros.
 struct WidePrepassParams {
@@ -382,6 +482,36 @@ void launch_activation_prepass(const ConstMatrixView& a, std::int64_t row0, std:
   p.out_stride = out_stride;
   const std::int64_t work = static_cast<std::int64_t>(p.m) * p.blocks;
   wide_prepass_kernel<<<static_cast<unsigned>(ceil_div(work, kThreads)), kThreads, 0, stream>>>(p);
+  MXGEMM_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_activation_f16_rows_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows,
+                                        std::uint16_t* out, std::int64_t out_stride, const ExactRowMarks& marks,
+                                        float* row_scales, cudaStream_t stream) {
+  if (a.dtype != DType::BF16)
+    detail::fail<DtypeError>("launch_activation_f16_rows_prepass", "a.dtype", "BF16", dtype_name(a.dtype));
+  if (reinterpret_cast<std::uintptr_t>(a.data) % 16 != 0 || a.row_stride % 8 != 0 || a.cols % 8 != 0)
+    detail::fail<ArgumentError>("launch_activation_f16_rows_prepass", "a",
+                             "16-byte aligned rows of a multiple of 8 elements", "another layout");
+  F16RowsParams p{};
+  p.a = static_cast<const std::uint16_t*>(a.data) + row0 * a.row_stride;
+  p.a_stride = a.row_stride;
+  p.k = static_cast<int>(a.cols);
+  p.blocks = static_cast<int>(scale_cols(p.k));
+  p.out_stride = out_stride;
+  p.generation = marks.generation;
+  const std::int64_t row_chunks = static_cast<std::int64_t>(p.blocks) * (32 / kChunkElems);
+  constexpr std::int64_t kMaxRows = 65535;  // one row a grid row
+  for (std::int64_t r = 0; r < rows; r += kMaxRows) {
+    F16RowsParams part = p;
+    part.a = p.a + r * a.row_stride;
+    part.m = static_cast<int>(std::min(kMaxRows, rows - r));
+    part.out = out + r * out_stride;
+    part.row_scale_out = row_scales + r;
+    part.exact_rows = marks.rows + r;
+    const dim3 grid(static_cast<unsigned>(ceil_div(row_chunks, kCtaChunks)), static_cast<unsigned>(part.m));
+    bf16_f16_rows_prepass_kernel<<<grid, kThreads, 0, stream>>>(part);
+  }
   MXGEMM_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -49,6 +49,15 @@ void launch_activation_codes_prepass(const ConstMatrixView& a, std::int64_t row0
                                      std::uint16_t* out, std::int64_t out_stride, float* scales,
                                      std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream);
 
+// The weight-only GEMM's activation in the fp16 values form (E4M3 weights, 17 rows and more):
+// a (BF16, validated, 16-byte aligned rows of a multiple of 8 elements) -> fp16 values at a
+// power of two per row in the permuted K order, as launch_activation_prepass writes an E4M3
+// activation's, the row's power to row_scales[r]; rows with a value fp16 cannot hold exactly
+// at that power are marked (activation_prepass.cu).
+void launch_activation_f16_rows_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows,
+                                        std::uint16_t* out, std::int64_t out_stride, const ExactRowMarks& marks,
+                                        float* row_scales, cudaStream_t stream);
+
 #ifdef MXGEMM_STREAM_TRACE
 // Development timeline: the first start and last end (global timer, ns) of the MXFP8 values
 // pre-pass's CTAs since the last reset.

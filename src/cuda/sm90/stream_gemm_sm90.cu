@@ -43,6 +43,9 @@ struct StreamLaunch {
   // multiplies: FP16 ones as they are (the fp16 values form), anything else as bf16.
   ExactOperand x_exact;
   int x_row0;                // the launch's first row of it
+  // A BF16 activation of more than 16 rows goes through the fp16 values form's pre-pass
+  // (bf16_rows_in_f16).
+  bool x_f16_rows = false;
 };
 
 // A value the pre-pass writes into the rows it marks, and the split reduction's CTAs into the
@@ -99,8 +102,10 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   p.x_in_place = direct;
   p.early_fixup = detail::stream_early_fixup();
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
-  // The MXFP8 pre-passes, and the codes form's of a BF16 activation, mark rows for the exact path.
-  const bool marks = !direct && (kCodes || l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2);
+  // The MXFP8 pre-passes, and the codes form's and fp16 values form's of a BF16 activation, mark
+  // rows for the exact path.
+  const bool marks =
+      !direct && (kCodes || row_scaled || l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2);
 
   // Workspace: the 16-bit activation (M x Kp, 1 KB aligned) unless read in place, its block
   // scales in the codes form (ceil(K/32) rows of kMPad fp32), the pre-pass's row marks, 2
@@ -202,6 +207,31 @@ void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
 // FP16 activations take the codes form only on weights of more elements than this (launch_rows).
 constexpr std::int64_t kF16CodesFormMinWeightElems = std::int64_t{1} << 25;
 
+// BF16 activations on an E4M3 weight take the fp16 values form through a pre-pass
+// (launch_activation_f16_rows_prepass) instead of being read in place by the bf16 values form
+// where that measured faster on the H200 (bench/results/s31/README.md, same binary and call or
+// alternated rounds against main): 33..128 rows on weights of N >= 8192 and 2^26 elements or
+// more (64 x 28672 x 8192 97.7 -> 89.2 us, 64 x 8192 x 28672 ~10% faster, 128 x 28672 x 8192
+// ~5%), 17..32 rows on weights over 2^27 elements (32 x 28672 x 8192 77.9 -> 69.6 us). Slower
+// elsewhere: smaller weights (the pre-pass and its row reduction are not hidden: 64 x 1024 x
+// 8192 15.9 -> 19.4 us, 4096^2 5-8%), 17..32 rows on 8192^2 (5-8%), and 256 rows and more (2-8%).
+constexpr std::int64_t kBf16F16FormMaxRows = 128;
+constexpr std::int64_t kBf16F16FormMinWeightElems = std::int64_t{1} << 26;
+constexpr std::int64_t kBf16F16FormFewRowsMinWeightElems = std::int64_t{1} << 27;
+constexpr std::int64_t kBf16F16FormFewRows = 32;
+constexpr std::int64_t kBf16F16FormMinN = 8192;
+
+bool bf16_rows_in_f16(const ConstMatrixView& a, const ConstMxOperand& w, bool in_place) {
+  const detail::StreamMxValues mode = detail::stream_mx_values();
+  if (a.dtype != DType::BF16 || w.data.dtype != DType::E4M3 || !in_place || a.rows <= 16 || a.cols % 8 != 0 ||
+      mode == detail::StreamMxValues::Bf16)
+    return false;
+  if (mode == detail::StreamMxValues::F16) return true;
+  const std::int64_t elems = w.data.rows * w.data.cols;
+  return a.rows <= kBf16F16FormMaxRows && w.data.rows >= kBf16F16FormMinN &&
+         elems >= (a.rows <= kBf16F16FormFewRows ? kBf16F16FormFewRowsMinWeightElems : kBf16F16FormMinWeightElems);
+}
+
 template <typename Prepass>
 void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activation, const Prepass& prepass,
                  cudaStream_t stream) {
@@ -219,7 +249,7 @@ void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activat
   if (l.m <= 8) launch_padded<8, true>(l, b, prepass, stream);
   else if (l.m <= 16 && mx_activation) launch_padded<16, true>(l, b, prepass, stream);
   else if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
-  else if (mx_activation) launch_values<true>(l, b, prepass, stream);
+  else if (mx_activation || l.x_f16_rows) launch_values<true>(l, b, prepass, stream);
   else launch_values<false>(l, b, prepass, stream);
 }
 
@@ -264,18 +294,21 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   constexpr const char* kWeightOnly = "mxfp8_weight_only_mm";
   const void* bias_data = bias != nullptr ? bias->data : nullptr;
   const DType bias_dtype = bias != nullptr ? bias->dtype : DType::FP32;
-  // The codes form's pre-pass (sx set), or a copy of rows TMA cannot read in place (the
-  // values form reads an aligned activation itself and calls no pre-pass).
+  // The codes form's pre-pass (sx set), the fp16 values form's (row_scales set), or a copy of
+  // rows TMA cannot read in place (the bf16 values form reads an aligned activation itself and
+  // calls no pre-pass).
   auto prepass_rows = [&](std::int64_t row0, std::int64_t rows) {
     return [&a, row0, rows, stream](std::uint16_t* x, std::int64_t x_stride, float* sx, std::int64_t sx_stride,
-                                    const ExactRowMarks& marks, float* /*row_scales: MXFP8 only*/) {
+                                    const ExactRowMarks& marks, float* row_scales) {
       if (sx != nullptr) launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, marks, stream);
+      else if (row_scales != nullptr) launch_activation_f16_rows_prepass(a, row0, rows, x, x_stride, marks, row_scales, stream);
       else launch_activation_prepass(a, row0, rows, x, x_stride, stream);
     };
   };
   // TMA reads the activation in place when its address and row pitch are 16-byte multiples.
   const bool in_place = reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 && (a.row_stride * 2) % 16 == 0;
-  if (in_place) {
+  const bool f16_rows = bf16_rows_in_f16(a, w, in_place);
+  if (in_place && !f16_rows) {
     const StreamLaunch l{kWeightOnly, static_cast<int>(a.rows), alpha, bias_data, bias_dtype, d, a.data, a.row_stride,
                          exact_operand(a), 0};
     launch_rows(l, w, /*mx_activation=*/false, prepass_rows(0, a.rows), stream);
@@ -284,7 +317,7 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   const std::int64_t kp = scale_cols(a.cols) * 32;
   for_each_row_range(a.rows, kp, [&](std::int64_t row0, std::int64_t rows) {
     const StreamLaunch l{kWeightOnly, static_cast<int>(rows), alpha, bias_data, bias_dtype, rows_of(d, row0, rows),
-                         nullptr, 0, exact_operand(a), static_cast<int>(row0)};
+                         nullptr, 0, exact_operand(a), static_cast<int>(row0), f16_rows};
     launch_rows(l, w, /*mx_activation=*/false, prepass_rows(row0, rows), stream);
   });
 }
