@@ -317,6 +317,23 @@ TEST(GpuWeightOnly, WeightScalesOutsideTheExactRangeBehaveAsTheReference) {
     }
 }
 
+// The exactness probes' operands: random bf16 rows with row 1 zero but for `big` at column 0
+// and `small` at column 7 and an infinity at row 3, column 100; and a 300-row weight whose
+// column 0 is zero, so that row 1's only term is its column 7.
+HostWide probe_activation(std::int64_t m, std::int64_t k, double big, double small, std::mt19937& rng) {
+  HostWide a = random_wide(m, k, DType::BF16, rng, 1.0, /*stride_pad=*/8);
+  for (std::int64_t j = 0; j < k; ++j) a.set(1, j, 0.0);
+  a.set(1, 0, big);
+  a.set(1, 7, small);
+  a.set(3, 100, INFINITY);
+  return a;
+}
+HostMxOperand probe_weight(std::int64_t k, std::mt19937& rng, const MxOptions& o) {
+  HostMxOperand w = random_mx_operand(300, k, rng, o);
+  for (std::int64_t n = 0; n < w.rows; ++n) w.set_code(n, 0, 0);
+  return w;
+}
+
 // Up to 8 rows on the streaming kernel take the codes form: each 32-block of the activation as
 // fp16 codes at one power-of-two scale (activation_prepass.cu). Each case puts one block into
 // row 1 of an otherwise ordinary activation, against a weight whose column 0 is zero, so that
@@ -342,14 +359,9 @@ TEST(GpuWeightOnly, CodesFormKeepsOrMarksActivationBlocksExactly) {
   for (const std::int64_t m : {5, 8})
     for (const std::int64_t k : {1040, 8192})
       for (const auto& c : cases) {
-        HostWide a = random_wide(m, k, DType::BF16, rng, 1.0, /*stride_pad=*/8);
-        for (std::int64_t j = 0; j < k; ++j) a.set(1, j, 0.0);
-        a.set(1, 0, c.big);
-        a.set(1, 7, c.small);
+        const HostWide a = probe_activation(m, k, c.big, c.small, rng);
         ASSERT_EQ(a.at(1, 7), c.small) << c.name << ": the test value must be a bf16 value";
-        a.set(3, 100, INFINITY);
-        HostMxOperand w = random_mx_operand(300, k, rng);
-        for (std::int64_t n = 0; n < w.rows; ++n) w.set_code(n, 0, 0);
+        const HostMxOperand w = probe_weight(k, rng, MxOptions{});
         const std::string what = std::string(c.name) + " block, " + shape_name(m, 300, k);
         const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f, detail::Sm90Kernel::Streaming);
         EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
@@ -480,15 +492,10 @@ TEST(GpuWeightOnly, Bf16ActivationsInTheFp16FormKeepOrMarkRowsExactly) {
   for (const std::int64_t m : {40, 300})
     for (const auto& c : cases) {
       const std::int64_t k = 1040;
-      HostWide a = random_wide(m, k, DType::BF16, rng, 1.0, /*stride_pad=*/8);
-      for (std::int64_t j = 0; j < k; ++j) a.set(1, j, 0.0);
-      a.set(1, 0, c.big);
-      a.set(1, 7, c.small);
+      HostWide a = probe_activation(m, k, c.big, c.small, rng);
       ASSERT_EQ(a.at(1, 7), c.small) << c.name << ": the test value must be a bf16 value";
-      a.set(3, 100, INFINITY);
       a.set(5, 333, NAN);
-      HostMxOperand w = random_mx_operand(300, k, rng, fp16_window_scales(0));
-      for (std::int64_t n = 0; n < w.rows; ++n) w.set_code(n, 0, 0);
+      const HostMxOperand w = probe_weight(k, rng, fp16_window_scales(0));
       const std::string what = std::string(c.name) + " row, " + shape_name(m, 300, k);
       const detail::ScopedStreamMxValues f16(detail::StreamMxValues::F16);
       const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f);
