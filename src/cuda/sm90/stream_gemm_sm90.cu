@@ -209,12 +209,14 @@ constexpr std::int64_t kF16CodesFormMinWeightElems = std::int64_t{1} << 25;
 
 // BF16 activations on an E4M3 weight take the fp16 values form through a pre-pass
 // (launch_activation_f16_rows_prepass) instead of being read in place by the bf16 values form
-// where that measured faster on the H200 (bench/results/s31/README.md, same binary and call or
-// alternated rounds against main): 33..128 rows on weights of N >= 8192 and 2^26 elements or
-// more (64 x 28672 x 8192 97.7 -> 89.2 us, 64 x 8192 x 28672 ~10% faster, 128 x 28672 x 8192
-// ~5%), 17..32 rows on weights over 2^27 elements (32 x 28672 x 8192 77.9 -> 69.6 us). Slower
-// elsewhere: smaller weights (the pre-pass and its row reduction are not hidden: 64 x 1024 x
-// 8192 15.9 -> 19.4 us, 4096^2 5-8%), 17..32 rows on 8192^2 (5-8%), and 256 rows and more (2-8%).
+// where that measured faster on the H200 (bench/results/s31/README.md, alternated rounds
+// against main): 33..128 rows on weights of N >= 8192 and 2^26 elements or more (64 x 28672 x
+// 8192 92.4 -> 82.7 us, 64 x 8192 x 28672 88.0 -> 82.6, 128 x 28672 x 8192 128.5 -> 118.7),
+// 17..32 rows on weights over 2^27 elements whose K the bf16 form does not split among its
+// warpgroups (split_k_fills; 32 x 28672 x 8192 73.0 -> 69.7 us). Slower elsewhere: smaller
+// weights (the pre-pass and its row reduction are not hidden: 64 x 1024 x 8192 15.9 -> 19.4
+// us, 4096^2 5-8%), 17..32 rows on the split weights (8192^2 5-8%, 32 x 8192 x 28672 73.0 ->
+// 74.5 us), and 256 rows and more (2-8%).
 constexpr std::int64_t kBf16F16FormMaxRows = 128;
 constexpr std::int64_t kBf16F16FormMinWeightElems = std::int64_t{1} << 26;
 constexpr std::int64_t kBf16F16FormFewRowsMinWeightElems = std::int64_t{1} << 27;
@@ -228,8 +230,9 @@ bool bf16_rows_in_f16(const ConstMatrixView& a, const ConstMxOperand& w, bool in
     return false;
   if (mode == detail::StreamMxValues::F16) return true;
   const std::int64_t elems = w.data.rows * w.data.cols;
-  return a.rows <= kBf16F16FormMaxRows && w.data.rows >= kBf16F16FormMinN &&
-         elems >= (a.rows <= kBf16F16FormFewRows ? kBf16F16FormFewRowsMinWeightElems : kBf16F16FormMinWeightElems);
+  if (a.rows > kBf16F16FormMaxRows || w.data.rows < kBf16F16FormMinN) return false;
+  if (a.rows > kBf16F16FormFewRows) return elems >= kBf16F16FormMinWeightElems;
+  return elems > kBf16F16FormFewRowsMinWeightElems && !split_k_fills(w.data.rows, cuda::current_device_sms());
 }
 
 template <typename Prepass>
