@@ -83,21 +83,28 @@ __device__ __forceinline__ unsigned long long prepass_now() {
 }
 #endif
 
+// The largest of every thread's `value` in the CTA, returned to every thread (each calls it once
+// per kernel: the scratch words are not reused).
+__device__ __forceinline__ std::uint32_t cta_max(std::uint32_t value) {
+  __shared__ std::uint32_t warp_max[kThreads / 32];
+  value = __reduce_max_sync(0xFFFFFFFFu, value);
+  if ((threadIdx.x & 31) == 0) warp_max[threadIdx.x / 32] = value;
+  __syncthreads();
+#pragma unroll
+  for (int w = 0; w < kThreads / 32; ++w) value = max(value, warp_max[w]);
+  return value;
+}
+
 // The fp16 values form (kF16 below): the largest scale byte of the row inside the exact window
 // (scale_window.cuh), 127 if none; every thread of the CTA calls it.
 template <DType kElem>
 __device__ __forceinline__ std::uint32_t row_top_scale_byte(const ScaleRow& scales, int blocks) {
-  __shared__ std::uint32_t warp_top[kThreads / 32];
   std::uint32_t top = 0;
   for (int b = static_cast<int>(threadIdx.x); b < blocks; b += kThreads) {
     const std::uint32_t s = scales.load(b);
     if (!scale_outside_window<kElem>(s)) top = max(top, s);
   }
-  top = __reduce_max_sync(0xFFFFFFFFu, top);
-  if ((threadIdx.x & 31) == 0) warp_top[threadIdx.x / 32] = top;
-  __syncthreads();
-#pragma unroll
-  for (int w = 0; w < kThreads / 32; ++w) top = max(top, warp_top[w]);
+  top = cta_max(top);
   return top == 0 ? 127u : top;
 }
 
@@ -364,19 +371,13 @@ __device__ __forceinline__ std::uint32_t finite_bf16_magnitudes(std::uint32_t pa
 // The largest finite bf16 magnitude (its bits) of the k elements of a row, every thread of the
 // CTA taking part; 16-byte loads (K % 8 == 0, rows 16-byte aligned).
 __device__ __forceinline__ std::uint32_t row_top_bf16_magnitude(const std::uint16_t* row, int k) {
-  __shared__ std::uint32_t warp_top[kThreads / 32];
   std::uint32_t top = 0;
   for (int col = static_cast<int>(threadIdx.x) * 8; col < k; col += kThreads * 8) {
     const uint4 v = __ldg(reinterpret_cast<const uint4*>(row + col));
     top = cuda::max_u16x2(top, cuda::max_u16x2(cuda::max_u16x2(finite_bf16_magnitudes(v.x), finite_bf16_magnitudes(v.y)),
                                                cuda::max_u16x2(finite_bf16_magnitudes(v.z), finite_bf16_magnitudes(v.w))));
   }
-  top = __reduce_max_sync(0xFFFFFFFFu, max(top & 0xFFFFu, top >> 16));
-  if ((threadIdx.x & 31) == 0) warp_top[threadIdx.x / 32] = top;
-  __syncthreads();
-#pragma unroll
-  for (int w = 0; w < kThreads / 32; ++w) top = max(top, warp_top[w]);
-  return top;
+  return cta_max(max(top & 0xFFFFu, top >> 16));
 }
 
 // Two bf16 values (low half first) times `power` as fp16x2; `inexact` set where a finite one
@@ -492,7 +493,9 @@ void launch_activation_f16_rows_prepass(const ConstMatrixView& a, std::int64_t r
     detail::fail<DtypeError>("launch_activation_f16_rows_prepass", "a.dtype", "BF16", dtype_name(a.dtype));
   if (reinterpret_cast<std::uintptr_t>(a.data) % 16 != 0 || a.row_stride % 8 != 0 || a.cols % 8 != 0)
     detail::fail<ArgumentError>("launch_activation_f16_rows_prepass", "a",
-                             "16-byte aligned rows of a multiple of 8 elements", "another layout");
+                                "16-byte aligned rows (address, row stride) of a multiple of 8 elements",
+                                detail::concat("address % 16 = ", reinterpret_cast<std::uintptr_t>(a.data) % 16,
+                                               ", row stride ", a.row_stride, ", ", a.cols, " columns"));
   F16RowsParams p{};
   p.a = static_cast<const std::uint16_t*>(a.data) + row0 * a.row_stride;
   p.a_stride = a.row_stride;

@@ -207,6 +207,20 @@ void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
 // FP16 activations take the codes form only on weights of more elements than this (launch_rows).
 constexpr std::int64_t kF16CodesFormMinWeightElems = std::int64_t{1} << 25;
 
+// A BF16 activation goes through the fp16 values form's pre-pass: where TMA could read it in
+// place, more than 16 rows on an E4M3 weight, as weight_only_f16_form_preferred says (or as a
+// test forces, detail::StreamMxValues).
+bool bf16_rows_in_f16(const ConstMatrixView& a, const ConstMxOperand& w, bool in_place) {
+  const detail::StreamMxValues mode = detail::stream_mx_values();
+  if (a.dtype != DType::BF16 || w.data.dtype != DType::E4M3 || !in_place || a.rows <= 16 ||
+      mode == detail::StreamMxValues::Bf16)
+    return false;
+  return mode == detail::StreamMxValues::F16 ||
+         weight_only_f16_form_preferred(a.rows, w.data.rows, w.data.cols, cuda::current_device_sms());
+}
+
+}  // namespace
+
 // BF16 activations on an E4M3 weight take the fp16 values form through a pre-pass
 // (launch_activation_f16_rows_prepass) instead of being read in place by the bf16 values form
 // where that measured faster on the H200 (bench/results/s31/README.md, alternated rounds
@@ -217,23 +231,15 @@ constexpr std::int64_t kF16CodesFormMinWeightElems = std::int64_t{1} << 25;
 // weights (the pre-pass and its row reduction are not hidden: 64 x 1024 x 8192 15.9 -> 19.4
 // us, 4096^2 5-8%), 17..32 rows on the split weights (8192^2 5-8%, 32 x 8192 x 28672 73.0 ->
 // 74.5 us), and 256 rows and more (2-8%).
-constexpr std::int64_t kBf16F16FormMaxRows = 128;
-constexpr std::int64_t kBf16F16FormMinWeightElems = std::int64_t{1} << 26;
-constexpr std::int64_t kBf16F16FormFewRowsMinWeightElems = std::int64_t{1} << 27;
-constexpr std::int64_t kBf16F16FormFewRows = 32;
-constexpr std::int64_t kBf16F16FormMinN = 8192;
-
-bool bf16_rows_in_f16(const ConstMatrixView& a, const ConstMxOperand& w, bool in_place) {
-  const detail::StreamMxValues mode = detail::stream_mx_values();
-  if (a.dtype != DType::BF16 || w.data.dtype != DType::E4M3 || !in_place || a.rows <= 16 || a.cols % 8 != 0 ||
-      mode == detail::StreamMxValues::Bf16)
-    return false;
-  if (mode == detail::StreamMxValues::F16) return true;
-  const std::int64_t elems = w.data.rows * w.data.cols;
-  if (a.rows > kBf16F16FormMaxRows || w.data.rows < kBf16F16FormMinN) return false;
-  if (a.rows > kBf16F16FormFewRows) return elems >= kBf16F16FormMinWeightElems;
-  return elems > kBf16F16FormFewRowsMinWeightElems && !split_k_fills(w.data.rows, cuda::current_device_sms());
+bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
+  constexpr std::int64_t kMaxRows = 128, kFewRows = 32, kMinN = 8192;
+  constexpr std::int64_t kMinWeightElems = std::int64_t{1} << 26, kFewRowsMinWeightElems = std::int64_t{1} << 27;
+  if (m <= 16 || m > kMaxRows || n < kMinN) return false;
+  if (m > kFewRows) return n * k >= kMinWeightElems;
+  return n * k > kFewRowsMinWeightElems && !split_k_fills(n, sms);
 }
+
+namespace {
 
 template <typename Prepass>
 void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activation, const Prepass& prepass,

@@ -42,6 +42,11 @@ bool runs_f16_values(DType x_dtype, DType w_dtype) {
   else return x_dtype == DType::FP16;
 }
 
+// Whether m BF16 rows times an N x K E4M3 weight run faster in the fp16 values form, through
+// its pre-pass (launch_activation_f16_rows_prepass), than read in place by the bf16 values
+// form, on a device of `sms` SMs: the rule measured on the H200 (stream_gemm_sm90.cu).
+bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms);
+
 template <int kMPad, bool kCodes, bool kPermutedX = false, bool kSplitK = false>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                           const StreamGemmParams& p, DType w_dtype, bool f16_values, cudaStream_t stream);

@@ -1,0 +1,62 @@
+// The weight-only GEMM's fp16 values form for BF16 activations: the shape rule that picks it
+// (weight_only_f16_form_preferred, measured on the H200: bench/results/s31/README.md), and the
+// pre-pass's refusals of what it cannot read (no GPU needed: it checks before launching).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cuda/sm90/activation_prepass.hpp"
+#include "cuda/sm90/stream_gemm_sm90.hpp"
+#include "mxgemm/errors.hpp"
+
+namespace mxgemm::sm90 {
+namespace {
+
+TEST(WeightOnlyF16Form, PicksTheFormMeasuredFaster) {
+  constexpr int kSms = 132;  // the H200's
+  const struct { std::int64_t m, n, k; bool f16; } choices[] = {
+      // 33..128 rows on weights of N >= 8192 and >= 2^26 elements.
+      {64, 28672, 8192, true}, {64, 8192, 28672, true}, {64, 8192, 8192, true}, {128, 28672, 8192, true},
+      {48, 14336, 14336, true},
+      {64, 1024, 8192, false}, {64, 4096, 4096, false}, {64, 4096, 14336, false}, {128, 4096, 16384, false},
+      // 17..32 rows over 2^27 elements, not where the bf16 form splits K (N about 8192).
+      {17, 28672, 8192, true}, {32, 28672, 28672, true}, {32, 14336, 14336, true},
+      {32, 8192, 28672, false}, {32, 8192, 8192, false}, {24, 14336, 4096, false},
+      // Up to 16 rows (the codes form, 16-row tiles) and 256 rows and more: never.
+      {16, 28672, 8192, false}, {129, 28672, 8192, false}, {256, 14336, 14336, false}};
+  for (const auto& c : choices)
+    EXPECT_EQ(weight_only_f16_form_preferred(c.m, c.n, c.k, kSms), c.f16) << c.m << " x " << c.n << " x " << c.k;
+}
+
+// What the pre-pass refuses, naming the argument, the expectation and the actual value:
+// another dtype than BF16, rows not 16-byte aligned (address, stride or K).
+template <typename E>
+void expect_refused(const ConstMatrixView& a, const std::string& expected, const std::string& actual) {
+  std::uint16_t out[64];
+  float row_scale = 0;
+  unsigned int mark = 0;
+  try {
+    launch_activation_f16_rows_prepass(a, 0, a.rows, out, 64, ExactRowMarks{&mark, 1}, &row_scale, nullptr);
+    ADD_FAILURE() << actual << ": not refused";
+  } catch (const E& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(expected), std::string::npos) << what;
+    EXPECT_NE(what.find(actual), std::string::npos) << what;
+  }
+}
+
+TEST(WeightOnlyF16Form, PrepassRefusesWhatItCannotRead) {
+  alignas(16) static std::uint16_t row[64];
+  expect_refused<DtypeError>(ConstMatrixView(row, 1, 32, 32, DType::FP16, Memory::Device), "a.dtype: expected BF16",
+                             "got fp16");
+  expect_refused<ArgumentError>(ConstMatrixView(row + 1, 1, 32, 32, DType::BF16, Memory::Device), "16-byte aligned",
+                                "address % 16 = 2");
+  expect_refused<ArgumentError>(ConstMatrixView(row, 2, 16, 20, DType::BF16, Memory::Device), "16-byte aligned",
+                                "row stride 20");
+  expect_refused<ArgumentError>(ConstMatrixView(row, 1, 36, 36, DType::BF16, Memory::Device), "16-byte aligned",
+                                "36 columns");
+}
+
+}  // namespace
+}  // namespace mxgemm::sm90
