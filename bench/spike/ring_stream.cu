@@ -162,6 +162,7 @@ int main(int argc, char** argv) {
     // 3 256B, the default); RING_SWZ=1: 128B swizzle (boxk 128), 2: 64B swizzle (boxk 64).
     p.hint = std::getenv("RING_HINT") ? std::atoi(std::getenv("RING_HINT")) : 0;
     const int promo = std::getenv("RING_PROMO") ? std::atoi(std::getenv("RING_PROMO")) : 3;
+    const int cluster = std::getenv("RING_CLUSTER") ? std::atoi(std::getenv("RING_CLUSTER")) : 1;
     const int swz = std::getenv("RING_SWZ") ? std::atoi(std::getenv("RING_SWZ")) : 0;  // 2: 64B swizzle
     p.tiles = static_cast<int>(N / rows); p.ksteps = static_cast<int>(K / kbytes);
     p.tma_rows = p.mode == kTma ? rows : p.mode == kCpAsync ? 0 : rows / 2;
@@ -195,7 +196,24 @@ int main(int argc, char** argv) {
     for (int it = 0; it < 12; ++it) {
       CK(cudaMemsetAsync(flush, it, 256l << 20));
       CK(cudaEventRecord(a));
-      ring_kernel<<<ctas > 0 ? ctas : sms * cps, 160, smem>>>(wm, xm, p);
+      if (cluster > 1) {
+        // RING_CLUSTER (session 32): the grid in clusters of that many CTAs, as cuBLASLt's
+        // nvjet kernels launch (its CTAs each still stream their own tiles).
+        cudaLaunchConfig_t cfg{};
+        cfg.gridDim = dim3(ctas > 0 ? ctas : sms * cps);
+        cfg.blockDim = dim3(160);
+        cfg.dynamicSmemBytes = smem;
+        cudaLaunchAttribute at[1];
+        at[0].id = cudaLaunchAttributeClusterDimension;
+        at[0].val.clusterDim.x = cluster;
+        at[0].val.clusterDim.y = 1;
+        at[0].val.clusterDim.z = 1;
+        cfg.attrs = at;
+        cfg.numAttrs = 1;
+        CK(cudaLaunchKernelEx(&cfg, ring_kernel, wm, xm, p));
+      } else {
+        ring_kernel<<<ctas > 0 ? ctas : sms * cps, 160, smem>>>(wm, xm, p);
+      }
       CK(cudaEventRecord(b));
       CK(cudaEventSynchronize(b));
       float ms;
@@ -205,7 +223,7 @@ int main(int argc, char** argv) {
     CK(cudaGetLastError());
     std::sort(ts.begin(), ts.end());
     const double us = ts[ts.size() / 2] * 1e3;
-    std::printf("hint %d promo %d swz %d: ", p.hint, promo, swz);
+    std::printf("hint %d promo %d swz %d cluster %d: ", p.hint, promo, swz, cluster);
     std::printf("%8s %5d %6d %6d %4d %5d %3d %4d %3d %10.1f %8.2f\n", mode_name, rows, kbytes, stages, cps,
                 ctas > 0 ? ctas : sms * cps, kparts, boxk, xrows, us, N * K / us / 1e6);
   }

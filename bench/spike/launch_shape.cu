@@ -1,0 +1,83 @@
+// Spike (session 32): how much of a kernel's duration lies outside its CTAs' span, by launch
+// shape. The streaming kernel's ncu duration at decode shapes was ~4 us longer than the span
+// from its first CTA's start to its last CTA's end (global timer); this kernel only stamps the
+// global timer at entry and exit of every CTA (and optionally spins for `work_ns`), launched
+// with a chosen block size, dynamic shared memory and PDL attribute, so that ncu's duration
+// and the span can be set side by side.
+// Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o launch_shape launch_shape.cu
+// Run:   ncu --clock-control none --metrics gpu__time_duration.sum ./launch_shape
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CK(x)                                                                                        \
+  do {                                                                                               \
+    cudaError_t e_ = (x);                                                                            \
+    if (e_ != cudaSuccess) {                                                                         \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));       \
+      std::exit(1);                                                                                  \
+    }                                                                                                \
+  } while (0)
+
+__device__ unsigned long long g_stamp[1024][2];
+
+__device__ __forceinline__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void stamp_kernel(unsigned long long work_ns) {
+  extern __shared__ unsigned char smem[];
+  const unsigned long long t0 = now_ns();
+  if (threadIdx.x == 0) {
+    g_stamp[blockIdx.x][0] = t0;
+    while (now_ns() - t0 < work_ns) {
+    }
+    smem[0] = 1;  // touch the shared memory so that it is really allocated
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) g_stamp[blockIdx.x][1] = now_ns() + smem[0] - 1;
+}
+
+int main() {
+  struct Shape { int threads, smem_kb, pdl; unsigned long long work_ns; };
+  const Shape shapes[] = {{640, 227, 1, 20000}, {640, 227, 0, 20000}, {160, 0, 0, 20000},
+                          {384, 225, 0, 20000}, {640, 0, 1, 20000}, {640, 227, 1, 0}};
+  CK(cudaFuncSetAttribute(stamp_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
+  cudaStream_t s;
+  CK(cudaStreamCreate(&s));
+  const int ctas = 128;
+  for (const Shape& sh : shapes) {
+    std::vector<double> spans;
+    for (int it = 0; it < 8; ++it) {
+      cudaLaunchConfig_t cfg{};
+      cfg.gridDim = dim3(ctas);
+      cfg.blockDim = dim3(sh.threads);
+      cfg.dynamicSmemBytes = static_cast<size_t>(sh.smem_kb) * 1024;
+      cfg.stream = s;
+      cudaLaunchAttribute at[1];
+      at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      at[0].val.programmaticStreamSerializationAllowed = 1;
+      cfg.attrs = at;
+      cfg.numAttrs = sh.pdl;
+      CK(cudaLaunchKernelEx(&cfg, stamp_kernel, sh.work_ns));
+      CK(cudaStreamSynchronize(s));
+      static unsigned long long h[1024][2];
+      CK(cudaMemcpyFromSymbol(h, g_stamp, sizeof(h)));
+      unsigned long long first = ~0ull, last = 0;
+      for (int c = 0; c < ctas; ++c) {
+        first = std::min(first, h[c][0]);
+        last = std::max(last, h[c][1]);
+      }
+      spans.push_back((last - first) * 1e-3);
+    }
+    std::sort(spans.begin(), spans.end());
+    std::printf("threads %d smem %d KB pdl %d work %.1f us: CTA span median %.2f us\n", sh.threads, sh.smem_kb, sh.pdl,
+                sh.work_ns * 1e-3, spans[spans.size() / 2]);
+  }
+  return 0;
+}
