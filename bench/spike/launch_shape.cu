@@ -30,23 +30,24 @@ __device__ __forceinline__ unsigned long long now_ns() {
   return t;
 }
 
-__global__ void stamp_kernel(unsigned long long work_ns) {
+__global__ void stamp_kernel(unsigned long long work_ns, int smem_bytes) {
   extern __shared__ unsigned char smem[];
   const unsigned long long t0 = now_ns();
   if (threadIdx.x == 0) {
     g_stamp[blockIdx.x][0] = t0;
     while (now_ns() - t0 < work_ns) {
     }
-    smem[0] = 1;  // touch the shared memory so that it is really allocated
+    if (smem_bytes > 0) smem[smem_bytes - 1] = 1;  // touch the shared memory (none when 0)
   }
   __syncthreads();
-  if (threadIdx.x == 0) g_stamp[blockIdx.x][1] = now_ns() + smem[0] - 1;
+  if (threadIdx.x == 0) g_stamp[blockIdx.x][1] = now_ns() + (smem_bytes > 0 ? smem[smem_bytes - 1] - 1 : 0);
 }
 
 int main() {
   struct Shape { int threads, smem_kb, pdl; unsigned long long work_ns; };
-  const Shape shapes[] = {{640, 227, 1, 20000}, {640, 227, 0, 20000}, {160, 0, 0, 20000},
-                          {384, 225, 0, 20000}, {640, 0, 1, 20000}, {640, 227, 1, 0}};
+  const Shape shapes[] = {{640, 227, 1, 20000}, {640, 227, 0, 20000}, {160, 0, 0, 20000}, {384, 225, 0, 20000},
+                          {640, 0, 1, 20000},   {640, 160, 1, 20000}, {640, 100, 1, 20000}, {384, 227, 1, 20000},
+                          {640, 227, 1, 0}};
   CK(cudaFuncSetAttribute(stamp_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
   cudaStream_t s;
   CK(cudaStreamCreate(&s));
@@ -64,7 +65,7 @@ int main() {
       at[0].val.programmaticStreamSerializationAllowed = 1;
       cfg.attrs = at;
       cfg.numAttrs = sh.pdl;
-      CK(cudaLaunchKernelEx(&cfg, stamp_kernel, sh.work_ns));
+      CK(cudaLaunchKernelEx(&cfg, stamp_kernel, sh.work_ns, sh.smem_kb * 1024));
       CK(cudaStreamSynchronize(s));
       static unsigned long long h[1024][2];
       CK(cudaMemcpyFromSymbol(h, g_stamp, sizeof(h)));
