@@ -6,21 +6,10 @@
 // and the span can be set side by side.
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o launch_shape launch_shape.cu
 // Run:   ncu --clock-control none --metrics gpu__time_duration.sum ./launch_shape
-#include <cuda_runtime.h>
-
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                                        \
-  do {                                                                                               \
-    cudaError_t e_ = (x);                                                                            \
-    if (e_ != cudaSuccess) {                                                                         \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));       \
-      std::exit(1);                                                                                  \
-    }                                                                                                \
-  } while (0)
+#include "stream_spike.cuh"  // CK
 
 __device__ unsigned long long g_stamp[1024][2];
 
