@@ -4,9 +4,14 @@
 // global timer at entry and exit of every CTA (and optionally spins for `work_ns`), launched
 // with a chosen block size, dynamic shared memory and PDL attribute, so that ncu's duration
 // and the span can be set side by side.
+// Session 33: the same kernel with a parameter block of 16, 1152 (the streaming kernel's: three
+// tensor maps and StreamGemmParams) or 4096 bytes, each also timed with events over 50
+// back-to-back launches (the bench's way), to see whether the parameter block's size is the
+// streaming kernel's own ~1-2.4 us outside its span.
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o launch_shape launch_shape.cu
 // Run:   ncu --clock-control none --metrics gpu__time_duration.sum ./launch_shape
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "stream_spike.cuh"  // CK
@@ -30,6 +35,72 @@ __global__ void stamp_kernel(unsigned long long work_ns, int smem_bytes) {
   }
   __syncthreads();
   if (threadIdx.x == 0) g_stamp[blockIdx.x][1] = now_ns() + (smem_bytes > 0 ? smem[smem_bytes - 1] - 1 : 0);
+}
+
+template <int kBytes>
+struct Blob {
+  unsigned char b[kBytes];
+};
+template <int kBytes>
+__global__ void stamp_kernel_params(const __grid_constant__ Blob<kBytes> blob, unsigned long long work_ns) {
+  const unsigned long long t0 = now_ns();
+  if (threadIdx.x == 0) {
+    g_stamp[blockIdx.x][0] = t0;
+    while (now_ns() - t0 < work_ns) {
+    }
+  }
+  __syncthreads();
+  // Read the last byte of the block so that it cannot be left out.
+  if (threadIdx.x == 0) g_stamp[blockIdx.x][1] = now_ns() + (blob.b[kBytes - 1] == 7 ? 1 : 0);
+}
+
+template <int kBytes>
+static void time_params(cudaStream_t s, int ctas, unsigned long long work_ns) {
+  auto kernel = stamp_kernel_params<kBytes>;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
+  Blob<kBytes> blob{};
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(ctas);
+  cfg.blockDim = dim3(640);
+  cfg.dynamicSmemBytes = 227 * 1024;
+  cfg.stream = s;
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  at[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = at;
+  cfg.numAttrs = 1;
+  std::vector<double> spans;
+  for (int it = 0; it < 8; ++it) {
+    CK(cudaLaunchKernelEx(&cfg, kernel, blob, work_ns));
+    CK(cudaStreamSynchronize(s));
+    static unsigned long long h[1024][2];
+    CK(cudaMemcpyFromSymbol(h, g_stamp, sizeof(h)));
+    unsigned long long first = ~0ull, last = 0;
+    for (int c = 0; c < ctas; ++c) {
+      first = std::min(first, h[c][0]);
+      last = std::max(last, h[c][1]);
+    }
+    spans.push_back((last - first) * 1e-3);
+  }
+  std::sort(spans.begin(), spans.end());
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  std::vector<double> per_launch{0.0};
+  const int reps = std::getenv("LAUNCH_NO_LOOP") ? 0 : 5;  // (under ncu: the spans' launches only)
+  if (reps > 0) per_launch.clear();
+  for (int rep = 0; rep < reps; ++rep) {
+    CK(cudaEventRecord(a, s));
+    for (int i = 0; i < 50; ++i) CK(cudaLaunchKernelEx(&cfg, kernel, blob, work_ns));
+    CK(cudaEventRecord(b, s));
+    CK(cudaEventSynchronize(b));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    per_launch.push_back(ms * 1e3 / 50);
+  }
+  std::sort(per_launch.begin(), per_launch.end());
+  std::printf("params %d B work %.1f us: CTA span median %.2f us, back-to-back %.2f us a launch\n", kBytes,
+              work_ns * 1e-3, spans[spans.size() / 2], per_launch[per_launch.size() / 2]);
 }
 
 int main() {
@@ -68,6 +139,13 @@ int main() {
     std::sort(spans.begin(), spans.end());
     std::printf("threads %d smem %d KB pdl %d work %.1f us: CTA span median %.2f us\n", sh.threads, sh.smem_kb, sh.pdl,
                 sh.work_ns * 1e-3, spans[spans.size() / 2]);
+  }
+  for (unsigned long long work : {20000ull, 0ull}) {
+    time_params<16>(s, ctas, work);
+    time_params<1152>(s, ctas, work);
+    time_params<4096>(s, ctas, work);
+    time_params<1152>(s, ctas, work);
+    time_params<16>(s, ctas, work);
   }
   return 0;
 }

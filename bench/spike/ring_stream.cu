@@ -42,9 +42,28 @@ __device__ __forceinline__ void cp_arrive(uint64_t* b) {
   asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(sa(b)) : "memory");
 }
 
+// RING_TRACE=1 (session 33): per CTA, global-timer stamps at entry, at the first TMA's issue
+// (producer thread), when the first stage has landed (consumer thread) and at the consumer's
+// end; printed for the last timed launch as min/median/max over the CTAs, us from the first
+// entry. For comparison with the streaming kernel's own timeline (stream_trace.cuh).
+enum RingEvent { kRingStart, kRingFirstTma, kRingFirstFull, kRingEnd, kRingEvents };
+__device__ unsigned long long g_ring_trace[1024][kRingEvents];
+__device__ __forceinline__ unsigned long long ring_now() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// RING_DYNAMIC=c (session 33, TMA mode only): instead of each CTA's fixed share, a unit of c
+// stages of one tile's K goes to whichever CTA claims it next from a global counter (the way
+// cuBLASLt's persistent fp8 kernels take their tiles, an ATOMG counter, session 32), so that a
+// CTA slowed by its share of DRAM contention takes fewer units. The producer keeps one claim in
+// flight; it ends the ring with a stage marked done (an arrival without bytes).
+__device__ int g_ring_next_unit;
+
 enum Mode { kTma = 0, kCpAsync = 1, kHybrid = 2 };
 struct P {
-  int mode, rows, kbytes, stages, tiles, ksteps, tma_rows, kparts, boxk, xrows, hint;
+  int mode, rows, kbytes, stages, tiles, ksteps, tma_rows, kparts, boxk, xrows, hint, trace, dynamic;
   long k;
   const uint8_t* w;
 };
@@ -59,8 +78,11 @@ __global__ void __launch_bounds__(160) ring_kernel(const __grid_constant__ CUten
   const int stage_bytes = p.rows * p.kbytes + x_bytes;
   uint64_t* full = reinterpret_cast<uint64_t*>(base + p.stages * stage_bytes);
   uint64_t* empty = full + p.stages;
+  volatile int* done = reinterpret_cast<int*>(empty + p.stages);  // RING_DYNAMIC: stage s ends the ring
   const bool tma = p.mode != kCpAsync, copies = p.mode != kTma;
   if (threadIdx.x == 0) {
+    if (p.trace) g_ring_trace[blockIdx.x][kRingStart] = ring_now();
+    for (int s = 0; s < p.stages; ++s) done[s] = 0;
     for (int s = 0; s < p.stages; ++s) {
       bar_init(&full[s], (tma ? 1 : 0) + (copies ? kCopyThreads : 0));
       bar_init(&empty[s], 1);
@@ -69,6 +91,42 @@ __global__ void __launch_bounds__(160) ring_kernel(const __grid_constant__ CUten
   }
   __syncthreads();
   const int cp_rows = p.rows - p.tma_rows;  // rows [tma_rows, rows) by cp.async
+  if (p.dynamic > 0) {
+    const int chunks = p.ksteps / p.dynamic, units = p.tiles * chunks;
+    int s = 0;
+    uint32_t ph = 0;
+    if (threadIdx.x == 0) {
+      long issued = 0;
+      int unit = atomicAdd(&g_ring_next_unit, 1);
+      while (unit < units) {
+        const int next = atomicAdd(&g_ring_next_unit, 1);  // used only after this unit's stages
+        const int t = unit / chunks, k0 = (unit % chunks) * p.dynamic;
+        for (int ks = k0; ks < k0 + p.dynamic; ++ks, ++issued) {
+          if (issued >= p.stages) bar_wait(&empty[s], ph ^ 1);
+          bar_expect(&full[s], p.rows * p.kbytes);
+          uint8_t* dst = base + s * stage_bytes;
+          for (int b = 0; b < p.kbytes / p.boxk; ++b)
+            tma2(dst + b * p.rows * p.boxk, &wmap, &full[s], ks * p.kbytes + b * p.boxk, t * p.rows);
+          if (p.trace && issued == 0) g_ring_trace[blockIdx.x][kRingFirstTma] = ring_now();
+          if (++s == p.stages) { s = 0; ph ^= 1; }
+        }
+        unit = next;
+      }
+      if (issued >= p.stages) bar_wait(&empty[s], ph ^ 1);
+      done[s] = 1;
+      bar_arrive(&full[s]);
+    } else if (threadIdx.x == 32) {
+      for (long n = 0;; ++n) {
+        bar_wait(&full[s], ph);
+        if (done[s]) break;
+        if (p.trace && n == 0) g_ring_trace[blockIdx.x][kRingFirstFull] = ring_now();
+        bar_arrive(&empty[s]);
+        if (++s == p.stages) { s = 0; ph ^= 1; }
+      }
+      if (p.trace) g_ring_trace[blockIdx.x][kRingEnd] = ring_now();
+    }
+    return;
+  }
   if (threadIdx.x == 0 && tma) {
     int s = 0;
     uint32_t ph = 0;
@@ -93,6 +151,7 @@ __global__ void __launch_bounds__(160) ring_kernel(const __grid_constant__ CUten
           if (p.xrows > 0)
             tma2(dst + p.rows * p.kbytes + b * p.xrows * p.boxk * 2, &xmap, &full[s], ks * p.kbytes + b * p.boxk, 0);
         }
+        if (p.trace && issued == 0) g_ring_trace[blockIdx.x][kRingFirstTma] = ring_now();
         if (++s == p.stages) { s = 0; ph ^= 1; }
       }
     }
@@ -102,9 +161,11 @@ __global__ void __launch_bounds__(160) ring_kernel(const __grid_constant__ CUten
     for (int u = blockIdx.x; u < p.tiles * p.kparts; u += gridDim.x)
       for (int ks = 0; ks < p.ksteps / p.kparts; ++ks) {
         bar_wait(&full[s], ph);
+        if (p.trace && u == static_cast<int>(blockIdx.x) && ks == 0) g_ring_trace[blockIdx.x][kRingFirstFull] = ring_now();
         bar_arrive(&empty[s]);
         if (++s == p.stages) { s = 0; ph ^= 1; }
       }
+    if (p.trace) g_ring_trace[blockIdx.x][kRingEnd] = ring_now();
   } else if (threadIdx.x >= 64 && copies) {
     const int tid = threadIdx.x - 64;
     const int chunks_per_row = p.kbytes / 16, chunks = cp_rows * chunks_per_row;
@@ -161,6 +222,12 @@ int main(int argc, char** argv) {
 // on the others); RING_PROMO: its tensor map's L2 promotion (0 none, 1 64B, 2 128B,
     // 3 256B, the default); RING_SWZ=1: 128B swizzle (boxk 128), 2: 64B swizzle (boxk 64).
     p.hint = std::getenv("RING_HINT") ? std::atoi(std::getenv("RING_HINT")) : 0;
+    p.trace = std::getenv("RING_TRACE") ? 1 : 0;
+    p.dynamic = std::getenv("RING_DYNAMIC") ? std::atoi(std::getenv("RING_DYNAMIC")) : 0;
+    if (p.dynamic > 0 && (mode_name[0] != 't' || xrows > 0 || (K / kbytes) % p.dynamic != 0)) {
+      std::printf("%s: RING_DYNAMIC takes the tma mode without xrows, its units dividing K\n", argv[i]);
+      continue;
+    }
     const int promo = std::getenv("RING_PROMO") ? std::atoi(std::getenv("RING_PROMO")) : 3;
     const int cluster = std::getenv("RING_CLUSTER") ? std::atoi(std::getenv("RING_CLUSTER")) : 1;
     const int swz = std::getenv("RING_SWZ") ? std::atoi(std::getenv("RING_SWZ")) : 0;  // 2: 64B swizzle
@@ -187,7 +254,7 @@ int main(int argc, char** argv) {
                          CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
       if (r) { std::printf("%s: x encode %d\n", argv[i], r); continue; }
     }
-    const int smem = stages * (rows * kbytes + xrows * kbytes * 2) + 2 * stages * 8 + 1024;
+    const int smem = stages * (rows * kbytes + xrows * kbytes * 2) + 2 * stages * 8 + 4 * stages + 1024;
     if (smem * cps > 227 * 1024) { std::printf("%s: %d bytes of smem a CTA do not fit %d CTAs\n", argv[i], smem, cps); continue; }
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
@@ -195,6 +262,11 @@ int main(int argc, char** argv) {
     std::vector<float> ts;
     for (int it = 0; it < 12; ++it) {
       CK(cudaMemsetAsync(flush, it, 256l << 20));
+      if (p.dynamic > 0) {
+        void* counter;
+        CK(cudaGetSymbolAddress(&counter, g_ring_next_unit));
+        CK(cudaMemsetAsync(counter, 0, sizeof(int)));
+      }
       CK(cudaEventRecord(a));
       if (cluster > 1) {
         // RING_CLUSTER (session 32): the grid in clusters of that many CTAs, as cuBLASLt's
@@ -223,9 +295,26 @@ int main(int argc, char** argv) {
     CK(cudaGetLastError());
     std::sort(ts.begin(), ts.end());
     const double us = ts[ts.size() / 2] * 1e3;
-    std::printf("hint %d promo %d swz %d cluster %d: ", p.hint, promo, swz, cluster);
+    std::printf("hint %d promo %d swz %d cluster %d dynamic %d: ", p.hint, promo, swz, cluster, p.dynamic);
     std::printf("%8s %5d %6d %6d %4d %5d %3d %4d %3d %10.1f %8.2f\n", mode_name, rows, kbytes, stages, cps,
                 ctas > 0 ? ctas : sms * cps, kparts, boxk, xrows, us, N * K / us / 1e6);
+    if (p.trace) {
+      const int grid = ctas > 0 ? ctas : sms * cps;
+      static unsigned long long h[1024][kRingEvents];
+      CK(cudaMemcpyFromSymbol(h, g_ring_trace, sizeof(h)));
+      unsigned long long t0 = ~0ull;
+      for (int c = 0; c < grid; ++c) t0 = std::min(t0, h[c][kRingStart]);
+      const char* names[kRingEvents] = {"start", "first_tma", "first_full", "end"};
+      std::printf("RING_TRACE");
+      for (int e = 0; e < kRingEvents; ++e) {
+        std::vector<double> v;
+        for (int c = 0; c < grid; ++c)
+          if (h[c][e] >= t0) v.push_back((h[c][e] - t0) * 1e-3);
+        std::sort(v.begin(), v.end());
+        if (!v.empty()) std::printf(" | %s %.2f/%.2f/%.2f", names[e], v.front(), v[v.size() / 2], v.back());
+      }
+      std::printf("\n");
+    }
   }
   return 0;
 }

@@ -167,6 +167,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
       // of them), the default policy stays.
       const bool weight_read_once = sched.tiles_m == 1;
       const std::uint64_t read_once_policy = ptx::l2_policy_evict_first();
+      MXGEMM_TRACE_SET(kTrMapsFetched, MXGEMM_TRACE_NOW());
+      int issued = 0;  // ring stages loaded so far
       // The weight and its scales of weight tile n, stage ks, into stage `s` (the barrier
       // expects the activation tile too). A scale chunk holds 4 blocks, 128 K: a 128-K stage's
       // own, or two 64-K stages' (each loads it).
@@ -175,12 +177,18 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
       auto load_weight = [&](int n, int ks, int s) {
         ptx::mbarrier_arrive_expect_tx(&smem.full[s],
                                        Cfg::kStageBytes + Cfg::kScaleChunks * kScaleChunkBytes);
+#if MXGEMM_TRACE_ON
+        if (issued == 0) MXGEMM_TRACE_SET(kTrFirstExpect, MXGEMM_TRACE_NOW());
+#endif
         if constexpr (kSplitK) {
 #pragma unroll
           for (int j = 0; j < Cfg::kQuarters; ++j) {
             const int kq = ks * Cfg::kQuarters + j;
             ptx::tma_load_2d(smem.scales[s] + j * kScaleChunkBytes, &p.sw.map, &smem.full[s], 0,
                              scale_chunk_row(n / 2, p.sw.col_tiles, kq * Cfg::kSubStages));
+#if MXGEMM_TRACE_ON
+            if (issued == 0 && j == 0) MXGEMM_TRACE_SET(kTrFirstScaleTma, MXGEMM_TRACE_NOW());
+#endif
             ptx::tma_load_2d(smem.w[s] + j * Cfg::kPartBytesW, &tma_w, &smem.full[s], kq * Cfg::kRingK,
                              n * Cfg::kBlockN, read_once_policy);
           }
@@ -188,6 +196,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
           for (int c = 0; c < Cfg::kScaleChunks; ++c)
             ptx::tma_load_2d(smem.scales[s] + c * kScaleChunkBytes, &p.sw.map, &smem.full[s], 0,
                              scale_chunk_row(n * Cfg::kScaleChunks + c, p.sw.col_tiles, ks * Cfg::kSubStages));
+#if MXGEMM_TRACE_ON
+          if (issued == 0) MXGEMM_TRACE_SET(kTrFirstScaleTma, MXGEMM_TRACE_NOW());
+#endif
           if (weight_read_once)
             ptx::tma_load_2d(smem.w[s], &tma_w, &smem.full[s], ks * Cfg::kRingK, n * Cfg::kBlockN, read_once_policy);
           else
@@ -218,7 +229,6 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
       int prologue_m[kWeightsAhead], prologue_ks[kWeightsAhead];
       const bool defer_x = !p.x_in_place;
       if (!defer_x) ptx::griddepcontrol_wait();
-      int issued = 0;
       auto finish_prologue = [&](int count) {
         ptx::griddepcontrol_wait();
         MXGEMM_TRACE_SET(kTrDepWait, MXGEMM_TRACE_NOW());
@@ -263,6 +273,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
       });
       if (defer_x && issued < kWeightsAhead) finish_prologue(issued);
     }
+#if MXGEMM_TRACE_ON
+    if (lane == 0) MXGEMM_TRACE_MAX(kTrLastExit, MXGEMM_TRACE_NOW());
+#endif
     return;
   }
 
@@ -503,6 +516,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
           constexpr int kSub = decltype(sub)::value;
           const int i = kss - kss0;
           if constexpr (kSub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+#if MXGEMM_TRACE_ON
+          if (math_tid == 0 && trace_items == 0 && i == 0) MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
+#endif
           ValueScales sw;
           weight_scales_bf16(st.index, kss, sw);
           // The fragment registers of in-flight wgmmas must not be rewritten (ptxas would
@@ -627,6 +643,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         // With two sub-stages a ring stage, the parity is the sub-stage (kss0 is even).
         constexpr int sub = kSubs == 2 ? buf : 0;
         if constexpr (sub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+#if MXGEMM_TRACE_ON
+        if (math_tid == 0 && trace_items == 0 && kss == kss0) MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
+#endif
         load_fragment_codes<kElemW, Cfg::kWeightRowBytes, sub>(smem.w[st.index] + part_w, w_row, q, frag[buf]);
         if (kss > kss0) {
           ptx::wgmma_wait<0>();
@@ -971,6 +990,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     exact_outputs(p.exact, p.out, m0, p.m - m0 < kMPad ? p.m - m0 : kMPad, n0,
                   p.n - n0 < Cfg::kBlockN ? p.n - n0 : Cfg::kBlockN, math_tid, Cfg::kMathThreads);
   }
+#if MXGEMM_TRACE_ON
+  if (lane == 0) MXGEMM_TRACE_MAX(kTrLastExit, MXGEMM_TRACE_NOW());
+#endif
 #else
   // Built for another architecture: the launcher only dispatches here on sm_90a.
   if (threadIdx.x == 0) __trap();

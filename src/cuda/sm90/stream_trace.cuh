@@ -6,7 +6,7 @@
 #include <cstdint>
 
 namespace mxgemm::sm90 {
-constexpr int kTraceEvents = 16;
+constexpr int kTraceEvents = 20;
 enum TraceEvent {
   kTrStart = 0,        // kernel entry (thread 0)
   kTrDepWait = 1,      // producer: griddepcontrol.wait returned
@@ -24,6 +24,10 @@ enum TraceEvent {
   kTrFirstTma = 13,    // producer thread: first weight TMA issued
   kTrPreStoreNs = 14,  // sum over stored items of (store begins - mainloop end)
   kTrWorkReady = 15,   // producer thread: its first work item and tile computed
+  kTrMapsFetched = 16, // producer thread: the tensor maps' prefetches and the L2 policy issued
+  kTrFirstExpect = 17, // producer thread: the first stage's arrive.expect_tx done
+  kTrFirstScaleTma = 18,  // producer thread: the first stage's first scale TMA issued
+  kTrLastExit = 19,    // the CTA's last warp to leave the kernel (every warp's lane 0, atomicMax)
 };
 }  // namespace mxgemm::sm90
 
@@ -39,6 +43,7 @@ __device__ __forceinline__ unsigned long long trace_now() {
 #define MXGEMM_TRACE_SET(id, v) (::mxgemm::sm90::g_stream_trace[blockIdx.x][id] = (v))
 #define MXGEMM_TRACE_ADD(id, v) (::mxgemm::sm90::g_stream_trace[blockIdx.x][id] += (v))
 #define MXGEMM_TRACE_NOW() ::mxgemm::sm90::trace_now()
+#define MXGEMM_TRACE_MAX(id, v) atomicMax(&::mxgemm::sm90::g_stream_trace[blockIdx.x][id], (v))
 #define MXGEMM_TRACE_ON 1
 
 #include <cuda_runtime_api.h>
@@ -92,8 +97,14 @@ static inline void report_stream_trace(const StreamGemmParams& q, int kMPad, cud
   stat(kTrStart, true);
   std::printf(" | producer_up");
   stat(kTrProducerUp, true);
+  std::printf(" | maps");
+  stat(kTrMapsFetched, true);
   std::printf(" | work_ready");
   stat(kTrWorkReady, true);
+  std::printf(" | expect");
+  stat(kTrFirstExpect, true);
+  std::printf(" | scale_tma");
+  stat(kTrFirstScaleTma, true);
   std::printf(" | first_tma");
   stat(kTrFirstTma, true);
   std::printf(" | depwait");
@@ -108,6 +119,8 @@ static inline void report_stream_trace(const StreamGemmParams& q, int kMPad, cud
   stat(kTrLastLoopEnd, true);
   std::printf(" | end");
   stat(kTrEnd, true);
+  std::printf(" | last_exit");
+  stat(kTrLastExit, true);
   std::printf(" | stages");
   stat(kTrStages, false);
   std::printf(" | epi_ns");
@@ -124,5 +137,6 @@ static inline void report_stream_trace(const StreamGemmParams& q, int kMPad, cud
 #define MXGEMM_TRACE_SET(id, v) ((void)0)
 #define MXGEMM_TRACE_ADD(id, v) ((void)0)
 #define MXGEMM_TRACE_NOW() 0ull
+#define MXGEMM_TRACE_MAX(id, v) ((void)0)
 #define MXGEMM_TRACE_ON 0
 #endif
