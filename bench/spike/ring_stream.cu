@@ -61,21 +61,47 @@ __device__ __forceinline__ unsigned long long ring_now() {
 // flight; it ends the ring with a stage marked done (an arrival without bytes).
 __device__ int g_ring_next_unit;
 
+// RING_CLEAN_FLUSH=1 (session 33): L2 is flushed between launches by reading the 256 MB buffer
+// (clean lines) instead of cudaMemsetAsync, which leaves L2 full of dirty lines that the next
+// launch writes back while it streams (the library's bench rotates its inputs instead).
+__device__ unsigned g_ring_flush_sink;
+__global__ void read_flush(const uint4* buf, long n) {
+  unsigned acc = 0;
+  for (long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long>(gridDim.x) * blockDim.x)
+    acc ^= buf[i].x ^ buf[i].w;
+  if (acc == 0x12345678u) g_ring_flush_sink = acc;
+}
+
 enum Mode { kTma = 0, kCpAsync = 1, kHybrid = 2 };
 struct P {
   int mode, rows, kbytes, stages, tiles, ksteps, tma_rows, kparts, boxk, xrows, hint, trace, dynamic;
+  int scales;      // RING_SCALES=1: each 128-byte box also loads its rows' 512-byte scale chunks
+  int consume_ns;  // RING_CONSUME_NS: the consumer holds each stage this long before releasing it
   long k;
   const uint8_t* w;
 };
 constexpr int kCopyThreads = 96;
 
 // Warp 0 lane 0: TMA; warp 1 lane 0: the consumer; warps 2..4: cp.async.
+// RING_SCALES=1 (session 33): the streaming kernel's weight scales travel as 512-byte chunks (128
+// rows x 4 blocks), chunk (tile128, k128) at (tile128 * K / 128 + k128) * 512, one TMA (2 rows of
+// 256 B) for each 128 K of each 128 rows; 64-row tiles load their pair's chunk (as the kernel's
+// split does). A stage's chunks, in bytes:
+// RING_SCALES=G > 1: the chunks of G consecutive 128-K steps of each 128 rows (contiguous in
+// memory) as one TMA box of G x 512 bytes, loaded with the stage where the group starts.
+__host__ __device__ inline int scale_stage_bytes(int rows, int kbytes, int scales) {
+  const int steps = kbytes / 128;  // 128-K steps a stage
+  return scales ? ((steps + scales - 1) / scales) * scales * ((rows + 127) / 128) * 512 : 0;
+}
+
 __global__ void __launch_bounds__(160) ring_kernel(const __grid_constant__ CUtensorMap wmap,
-                                                   const __grid_constant__ CUtensorMap xmap, P p) {
+                                                   const __grid_constant__ CUtensorMap xmap,
+                                                   const __grid_constant__ CUtensorMap smap, P p) {
   extern __shared__ __align__(1024) uint8_t smem[];
   uint8_t* base = smem + ((1024 - (sa(smem) & 1023)) & 1023);
   const int x_bytes = p.xrows * p.kbytes * 2;  // bf16 activation boxes of the stage
-  const int stage_bytes = p.rows * p.kbytes + x_bytes;
+  const int sc_bytes = scale_stage_bytes(p.rows, p.kbytes, p.scales);
+  const int stage_bytes = p.rows * p.kbytes + x_bytes + sc_bytes;
   uint64_t* full = reinterpret_cast<uint64_t*>(base + p.stages * stage_bytes);
   uint64_t* empty = full + p.stages;
   volatile int* done = reinterpret_cast<int*>(empty + p.stages);  // RING_DYNAMIC: stage s ends the ring
@@ -141,8 +167,23 @@ __global__ void __launch_bounds__(160) ring_kernel(const __grid_constant__ CUten
       const int t = u / p.kparts, k0 = (u % p.kparts) * part_steps;
       for (int ks = k0; ks < k0 + part_steps; ++ks, ++issued) {
         if (issued >= p.stages) bar_wait(&empty[s], ph ^ 1);
-        bar_expect(&full[s], p.tma_rows * p.kbytes + x_bytes);
+        const int steps = p.kbytes / 128, groups = (p.rows + 127) / 128, gsz = p.scales;
+        int sc_loaded = 0;
+        if (sc_bytes > 0)
+          for (int j = ks * steps; j < ks * steps + steps; ++j)
+            if (j % gsz == 0) sc_loaded += groups * gsz * 512;
+        bar_expect(&full[s], p.tma_rows * p.kbytes + x_bytes + sc_loaded);
         uint8_t* dst = base + s * stage_bytes;
+        if (sc_bytes > 0) {
+          for (int j = ks * steps; j < ks * steps + steps; ++j) {
+            if (j % gsz != 0) continue;
+            for (int g = 0; g < groups; ++g) {
+              const long chunk = (static_cast<long>(t) * p.rows / 128 + g) * (p.k / 128) + j;
+              tma2(dst + p.rows * p.kbytes + x_bytes + (((j - ks * steps) / gsz) * groups + g) * gsz * 512, &smap,
+                   &full[s], 0, static_cast<int>(2 * chunk));
+            }
+          }
+        }
         for (int b = 0; b < p.kbytes / p.boxk; ++b) {
           const bool last_use = (ks * p.kbytes + b * p.boxk) % 256 + p.boxk == 256;
           if (p.hint == 5 && last_use) tma2_hint(dst + b * p.rows * p.boxk, &wmap, &full[s], ks * p.kbytes + b * p.boxk, t * p.rows, pol);
@@ -162,6 +203,11 @@ __global__ void __launch_bounds__(160) ring_kernel(const __grid_constant__ CUten
       for (int ks = 0; ks < p.ksteps / p.kparts; ++ks) {
         bar_wait(&full[s], ph);
         if (p.trace && u == static_cast<int>(blockIdx.x) && ks == 0) g_ring_trace[blockIdx.x][kRingFirstFull] = ring_now();
+        if (p.consume_ns > 0) {
+          const unsigned long long t0 = ring_now();
+          while (ring_now() - t0 < static_cast<unsigned long long>(p.consume_ns)) {
+          }
+        }
         bar_arrive(&empty[s]);
         if (++s == p.stages) { s = 0; ph ^= 1; }
       }
@@ -198,6 +244,9 @@ int main(int argc, char** argv) {
   CK(cudaMemset(w, 0x3c, N * K));
   uint8_t* flush;
   CK(cudaMalloc(&flush, 256l << 20));
+  uint8_t* scales_buf;  // RING_SCALES: the weight's scale chunks, N K / 32 bytes
+  CK(cudaMalloc(&scales_buf, N * K / 32));
+  CK(cudaMemset(scales_buf, 0x7f, N * K / 32));
   int sms;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CK(cudaFuncSetAttribute(ring_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
@@ -224,6 +273,13 @@ int main(int argc, char** argv) {
     p.hint = std::getenv("RING_HINT") ? std::atoi(std::getenv("RING_HINT")) : 0;
     p.trace = std::getenv("RING_TRACE") ? 1 : 0;
     p.dynamic = std::getenv("RING_DYNAMIC") ? std::atoi(std::getenv("RING_DYNAMIC")) : 0;
+    p.scales = std::getenv("RING_SCALES") ? std::atoi(std::getenv("RING_SCALES")) : 0;
+    p.consume_ns = std::getenv("RING_CONSUME_NS") ? std::atoi(std::getenv("RING_CONSUME_NS")) : 0;
+    if (p.scales && (kbytes % 128 != 0 || p.dynamic > 0 || mode_name[0] != 't' || (K / 128) % p.scales != 0 ||
+                     (p.scales > kbytes / 128 ? p.scales % (kbytes / 128) : (kbytes / 128) % p.scales) != 0)) {
+      std::printf("%s: RING_SCALES takes the tma mode with 128-byte multiples of K a stage, not dynamic\n", argv[i]);
+      continue;
+    }
     if (p.dynamic > 0 && (mode_name[0] != 't' || xrows > 0 || (K / kbytes) % p.dynamic != 0)) {
       std::printf("%s: RING_DYNAMIC takes the tma mode without xrows, its units dividing K\n", argv[i]);
       continue;
@@ -254,14 +310,30 @@ int main(int argc, char** argv) {
                          CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
       if (r) { std::printf("%s: x encode %d\n", argv[i], r); continue; }
     }
-    const int smem = stages * (rows * kbytes + xrows * kbytes * 2) + 2 * stages * 8 + 4 * stages + 1024;
+    const int smem = stages * (rows * kbytes + xrows * kbytes * 2 + scale_stage_bytes(rows, kbytes, p.scales)) +
+                     2 * stages * 8 + 4 * stages + 1024;
+    CUtensorMap sm{};
+    if (p.scales) {
+      cuuint64_t dims[2] = {256, (cuuint64_t)(N * K / 32 / 256)};
+      cuuint64_t str[1] = {256};
+      cuuint32_t box[2] = {256, static_cast<cuuint32_t>(2 * p.scales)};
+      cuuint32_t es[2] = {1, 1};
+      CUresult r = enc()(&sm, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, scales_buf, dims, str, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                         CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      if (r) { std::printf("%s: scales encode %d\n", argv[i], r); continue; }
+    }
     if (smem * cps > 227 * 1024) { std::printf("%s: %d bytes of smem a CTA do not fit %d CTAs\n", argv[i], smem, cps); continue; }
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
     std::vector<float> ts;
     for (int it = 0; it < 12; ++it) {
-      CK(cudaMemsetAsync(flush, it, 256l << 20));
+      if (std::getenv("RING_CLEAN_FLUSH")) {
+        read_flush<<<sms * 4, 512>>>(reinterpret_cast<const uint4*>(flush), (256l << 20) / 16);
+        CK(cudaGetLastError());
+      } else {
+        CK(cudaMemsetAsync(flush, it, 256l << 20));
+      }
       if (p.dynamic > 0) {
         void* counter;
         CK(cudaGetSymbolAddress(&counter, g_ring_next_unit));
@@ -282,9 +354,9 @@ int main(int argc, char** argv) {
         at[0].val.clusterDim.z = 1;
         cfg.attrs = at;
         cfg.numAttrs = 1;
-        CK(cudaLaunchKernelEx(&cfg, ring_kernel, wm, xm, p));
+        CK(cudaLaunchKernelEx(&cfg, ring_kernel, wm, xm, sm, p));
       } else {
-        ring_kernel<<<ctas > 0 ? ctas : sms * cps, 160, smem>>>(wm, xm, p);
+        ring_kernel<<<ctas > 0 ? ctas : sms * cps, 160, smem>>>(wm, xm, sm, p);
       }
       CK(cudaEventRecord(b));
       CK(cudaEventSynchronize(b));
@@ -295,7 +367,8 @@ int main(int argc, char** argv) {
     CK(cudaGetLastError());
     std::sort(ts.begin(), ts.end());
     const double us = ts[ts.size() / 2] * 1e3;
-    std::printf("hint %d promo %d swz %d cluster %d dynamic %d: ", p.hint, promo, swz, cluster, p.dynamic);
+    std::printf("hint %d promo %d swz %d cluster %d dynamic %d flush %s scales %d consume %d: ", p.hint, promo, swz, cluster,
+                p.dynamic, std::getenv("RING_CLEAN_FLUSH") ? "read" : "memset", p.scales, p.consume_ns);
     std::printf("%8s %5d %6d %6d %4d %5d %3d %4d %3d %10.1f %8.2f\n", mode_name, rows, kbytes, stages, cps,
                 ctas > 0 ? ctas : sms * cps, kparts, boxk, xrows, us, N * K / us / 1e6);
     if (p.trace) {
