@@ -241,7 +241,15 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         if (issued == 0) MXGEMM_TRACE_SET(kTrWorkReady, MXGEMM_TRACE_NOW());
 #endif
         for (int ks = work.ks0; ks < work.ks_end; ks += kInterleaves ? work.step : 1, ++issued, st.advance()) {
-          if (issued >= Cfg::kStages) ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
+          if (issued >= Cfg::kStages) {
+#if MXGEMM_TRACE_ON
+            const unsigned long long t_wait = MXGEMM_TRACE_NOW();
+            ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
+            MXGEMM_TRACE_ADD(kTrProducerWaitNs, MXGEMM_TRACE_NOW() - t_wait);
+#else
+            ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
+#endif
+          }
           load_weight(tile.n, ks, st.index);
 #if MXGEMM_TRACE_ON
           if (issued == 0) MXGEMM_TRACE_SET(kTrFirstTma, MXGEMM_TRACE_NOW());
@@ -375,7 +383,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     else return &partial;
   }();
 #if MXGEMM_TRACE_ON
-  unsigned long long trace_loop_end = 0, trace_stages = 0, trace_items = 0;
+  unsigned long long trace_loop_end = 0, trace_stages = 0, trace_items = 0, trace_math_wait = 0;
 #endif
   float block_partial[2][Cfg::kAccRegs];
 
@@ -515,7 +523,15 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         auto sub_stage = [&](auto sub, int kss) {
           constexpr int kSub = decltype(sub)::value;
           const int i = kss - kss0;
-          if constexpr (kSub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+          if constexpr (kSub == 0) {
+#if MXGEMM_TRACE_ON
+            const unsigned long long t_wait = MXGEMM_TRACE_NOW();
+            ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+            if (math_tid == 0) trace_math_wait += MXGEMM_TRACE_NOW() - t_wait;
+#else
+            ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+#endif
+          }
 #if MXGEMM_TRACE_ON
           if (math_tid == 0 && trace_items == 0 && i == 0) MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
 #endif
@@ -551,7 +567,15 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
           constexpr int buf = decltype(parity)::value;
           constexpr int kSub = kSubs == 2 ? buf : 0;
           const int ks = (ks0 + (i / kSubs) * step) * kSubs + kSub;  // the sub-stage, 64-K steps
-          if constexpr (kSub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+          if constexpr (kSub == 0) {
+#if MXGEMM_TRACE_ON
+            const unsigned long long t_wait = MXGEMM_TRACE_NOW();
+            ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+            if (math_tid == 0) trace_math_wait += MXGEMM_TRACE_NOW() - t_wait;
+#else
+            ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+#endif
+          }
 #if MXGEMM_TRACE_ON
           if (math_tid == 0 && trace_items == 0 && i == 0) {
             MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
@@ -642,7 +666,15 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         constexpr int buf = decltype(parity)::value;
         // With two sub-stages a ring stage, the parity is the sub-stage (kss0 is even).
         constexpr int sub = kSubs == 2 ? buf : 0;
-        if constexpr (sub == 0) ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+        if constexpr (sub == 0) {
+#if MXGEMM_TRACE_ON
+          const unsigned long long t_wait = MXGEMM_TRACE_NOW();
+          ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+          if (math_tid == 0) trace_math_wait += MXGEMM_TRACE_NOW() - t_wait;
+#else
+          ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+#endif
+        }
 #if MXGEMM_TRACE_ON
         if (math_tid == 0 && trace_items == 0 && kss == kss0) MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
 #endif
@@ -976,6 +1008,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     MXGEMM_TRACE_SET(kTrEnd, MXGEMM_TRACE_NOW());
     MXGEMM_TRACE_SET(kTrStages, trace_stages);
     MXGEMM_TRACE_SET(kTrItems, trace_items);
+    MXGEMM_TRACE_SET(kTrMathWaitNs, trace_math_wait);
   }
 #endif
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 namespace mxgemm::sm90 {
-constexpr int kTraceEvents = 20;
+constexpr int kTraceEvents = 22;
 enum TraceEvent {
   kTrStart = 0,        // kernel entry (thread 0)
   kTrDepWait = 1,      // producer: griddepcontrol.wait returned
@@ -28,6 +28,8 @@ enum TraceEvent {
   kTrFirstExpect = 17, // producer thread: the first stage's arrive.expect_tx done
   kTrFirstScaleTma = 18,  // producer thread: the first stage's first scale TMA issued
   kTrLastExit = 19,    // the CTA's last warp to leave the kernel (every warp's lane 0, atomicMax)
+  kTrProducerWaitNs = 20,  // producer thread: time blocked on empty stages (the ring full)
+  kTrMathWaitNs = 21,      // math thread 0: time blocked on full stages (the ring empty)
 };
 }  // namespace mxgemm::sm90
 
@@ -123,6 +125,10 @@ static inline void report_stream_trace(const StreamGemmParams& q, int kMPad, cud
   stat(kTrLastExit, true);
   std::printf(" | stages");
   stat(kTrStages, false);
+  std::printf(" | producer_wait_ns");
+  stat(kTrProducerWaitNs, false);
+  std::printf(" | math_wait_ns");
+  stat(kTrMathWaitNs, false);
   std::printf(" | epi_ns");
   stat(kTrEpilogueNs, false);
   std::printf(" | prestore_ns");
