@@ -7,6 +7,12 @@
 //   cpasync by 96 threads' 16-byte cp.async copies (through L1, not the TMA unit),
 //   hybrid  half the rows by TMA, half by cp.async,
 // with `cps` CTAs per SM, so that a per-SM limit of the TMA unit shows against the LSU path.
+// Session 33: the flush between timed launches (cudaMemsetAsync of 256 MB, as in tma_stream.cu)
+// leaves L2 full of dirty lines that the timed launch writes back while it streams; read_floor.cu
+// and the library's bench rotate clean buffers instead. RING_CLEAN_FLUSH=1 flushes by a read:
+// 28672 x 8192 then streams in 59-62 us (3.8-4.0 TB/s event-timed, one launch included) instead
+// of 67-68, and 8192^2 in 21-23 us instead of 28. The TMA rates above and in earlier sessions'
+// event-timed ring runs carry that handicap; compare them with each other, not with read_floor.
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o ring_stream ring_stream.cu
 // Run:   ./ring_stream mode:rows:kbytes:stages:cps[:ctas[:kparts[:boxk[:xrows]]]] ...
 //        e.g. tma:256:64:8:1 hybrid:256:64:8:1

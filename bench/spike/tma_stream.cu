@@ -3,6 +3,9 @@
 // K phase, no compute: one CTA per SM, one producer thread, one consumer warp that only waits
 // and releases (the streaming kernel's pipeline alone). Also: plain 16-byte loads of the same
 // weight, and pairs of CTAs (clusters of 2) that multicast the activation.
+// (Session 33: its flush, cudaMemsetAsync, leaves L2 dirty, and every timed launch here writes
+// those lines back while it streams: its rates compare with each other, not with read_floor.cu,
+// which rotates clean buffers. ring_stream.cu's RING_CLEAN_FLUSH shows the size of it.)
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o tma_stream tma_stream.cu
 // Results: bench/results/s12/README.md.
 #include <cstdio>
