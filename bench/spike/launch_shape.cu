@@ -37,6 +37,27 @@ __global__ void stamp_kernel(unsigned long long work_ns, int smem_bytes) {
   if (threadIdx.x == 0) g_stamp[blockIdx.x][1] = now_ns() + (smem_bytes > 0 ? smem[smem_bytes - 1] - 1 : 0);
 }
 
+// The median over 8 launches (each run to completion) of the span from the first CTA's entry
+// stamp to the last CTA's exit stamp, us.
+template <typename Launch>
+static double median_span(cudaStream_t s, int ctas, Launch&& launch) {
+  std::vector<double> spans;
+  for (int it = 0; it < 8; ++it) {
+    launch();
+    CK(cudaStreamSynchronize(s));
+    static unsigned long long h[1024][2];
+    CK(cudaMemcpyFromSymbol(h, g_stamp, sizeof(h)));
+    unsigned long long first = ~0ull, last = 0;
+    for (int c = 0; c < ctas; ++c) {
+      first = std::min(first, h[c][0]);
+      last = std::max(last, h[c][1]);
+    }
+    spans.push_back((last - first) * 1e-3);
+  }
+  std::sort(spans.begin(), spans.end());
+  return spans[spans.size() / 2];
+}
+
 template <int kBytes>
 struct Blob {
   unsigned char b[kBytes];
@@ -69,20 +90,7 @@ static void time_params(cudaStream_t s, int ctas, unsigned long long work_ns) {
   at[0].val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = at;
   cfg.numAttrs = 1;
-  std::vector<double> spans;
-  for (int it = 0; it < 8; ++it) {
-    CK(cudaLaunchKernelEx(&cfg, kernel, blob, work_ns));
-    CK(cudaStreamSynchronize(s));
-    static unsigned long long h[1024][2];
-    CK(cudaMemcpyFromSymbol(h, g_stamp, sizeof(h)));
-    unsigned long long first = ~0ull, last = 0;
-    for (int c = 0; c < ctas; ++c) {
-      first = std::min(first, h[c][0]);
-      last = std::max(last, h[c][1]);
-    }
-    spans.push_back((last - first) * 1e-3);
-  }
-  std::sort(spans.begin(), spans.end());
+  const double span = median_span(s, ctas, [&] { CK(cudaLaunchKernelEx(&cfg, kernel, blob, work_ns)); });
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
@@ -100,7 +108,7 @@ static void time_params(cudaStream_t s, int ctas, unsigned long long work_ns) {
   }
   std::sort(per_launch.begin(), per_launch.end());
   std::printf("params %d B work %.1f us: CTA span median %.2f us, back-to-back %.2f us a launch\n", kBytes,
-              work_ns * 1e-3, spans[spans.size() / 2], per_launch[per_launch.size() / 2]);
+              work_ns * 1e-3, span, per_launch[per_launch.size() / 2]);
 }
 
 int main() {
@@ -113,32 +121,20 @@ int main() {
   CK(cudaStreamCreate(&s));
   const int ctas = 128;
   for (const Shape& sh : shapes) {
-    std::vector<double> spans;
-    for (int it = 0; it < 8; ++it) {
-      cudaLaunchConfig_t cfg{};
-      cfg.gridDim = dim3(ctas);
-      cfg.blockDim = dim3(sh.threads);
-      cfg.dynamicSmemBytes = static_cast<size_t>(sh.smem_kb) * 1024;
-      cfg.stream = s;
-      cudaLaunchAttribute at[1];
-      at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-      at[0].val.programmaticStreamSerializationAllowed = 1;
-      cfg.attrs = at;
-      cfg.numAttrs = sh.pdl;
-      CK(cudaLaunchKernelEx(&cfg, stamp_kernel, sh.work_ns, sh.smem_kb * 1024));
-      CK(cudaStreamSynchronize(s));
-      static unsigned long long h[1024][2];
-      CK(cudaMemcpyFromSymbol(h, g_stamp, sizeof(h)));
-      unsigned long long first = ~0ull, last = 0;
-      for (int c = 0; c < ctas; ++c) {
-        first = std::min(first, h[c][0]);
-        last = std::max(last, h[c][1]);
-      }
-      spans.push_back((last - first) * 1e-3);
-    }
-    std::sort(spans.begin(), spans.end());
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(ctas);
+    cfg.blockDim = dim3(sh.threads);
+    cfg.dynamicSmemBytes = static_cast<size_t>(sh.smem_kb) * 1024;
+    cfg.stream = s;
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = at;
+    cfg.numAttrs = sh.pdl;
+    const double span =
+        median_span(s, ctas, [&] { CK(cudaLaunchKernelEx(&cfg, stamp_kernel, sh.work_ns, sh.smem_kb * 1024)); });
     std::printf("threads %d smem %d KB pdl %d work %.1f us: CTA span median %.2f us\n", sh.threads, sh.smem_kb, sh.pdl,
-                sh.work_ns * 1e-3, spans[spans.size() / 2]);
+                sh.work_ns * 1e-3, span);
   }
   for (unsigned long long work : {20000ull, 0ull}) {
     time_params<16>(s, ctas, work);

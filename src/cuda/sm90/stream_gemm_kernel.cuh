@@ -385,6 +385,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #if MXGEMM_TRACE_ON
   unsigned long long trace_loop_end = 0, trace_stages = 0, trace_items = 0, trace_math_wait = 0;
 #endif
+  // The current ring stage has landed (trace builds: math thread 0 adds up the time waited).
+  auto wait_full = [&] {
+#if MXGEMM_TRACE_ON
+    const unsigned long long t_wait = MXGEMM_TRACE_NOW();
+    ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+    if (math_tid == 0) trace_math_wait += MXGEMM_TRACE_NOW() - t_wait;
+#else
+    ptx::mbarrier_wait(&smem.full[st.index], st.phase);
+#endif
+  };
   float block_partial[2][Cfg::kAccRegs];
 
   // The mainloop of part kPart (kSplitK: one instance a warpgroup, so that its offsets in the
@@ -523,15 +533,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         auto sub_stage = [&](auto sub, int kss) {
           constexpr int kSub = decltype(sub)::value;
           const int i = kss - kss0;
-          if constexpr (kSub == 0) {
-#if MXGEMM_TRACE_ON
-            const unsigned long long t_wait = MXGEMM_TRACE_NOW();
-            ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-            if (math_tid == 0) trace_math_wait += MXGEMM_TRACE_NOW() - t_wait;
-#else
-            ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-#endif
-          }
+          if constexpr (kSub == 0) wait_full();
 #if MXGEMM_TRACE_ON
           if (math_tid == 0 && trace_items == 0 && i == 0) MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
 #endif
@@ -567,15 +569,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
           constexpr int buf = decltype(parity)::value;
           constexpr int kSub = kSubs == 2 ? buf : 0;
           const int ks = (ks0 + (i / kSubs) * step) * kSubs + kSub;  // the sub-stage, 64-K steps
-          if constexpr (kSub == 0) {
-#if MXGEMM_TRACE_ON
-            const unsigned long long t_wait = MXGEMM_TRACE_NOW();
-            ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-            if (math_tid == 0) trace_math_wait += MXGEMM_TRACE_NOW() - t_wait;
-#else
-            ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-#endif
-          }
+          if constexpr (kSub == 0) wait_full();
 #if MXGEMM_TRACE_ON
           if (math_tid == 0 && trace_items == 0 && i == 0) {
             MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
@@ -666,15 +660,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         constexpr int buf = decltype(parity)::value;
         // With two sub-stages a ring stage, the parity is the sub-stage (kss0 is even).
         constexpr int sub = kSubs == 2 ? buf : 0;
-        if constexpr (sub == 0) {
-#if MXGEMM_TRACE_ON
-          const unsigned long long t_wait = MXGEMM_TRACE_NOW();
-          ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-          if (math_tid == 0) trace_math_wait += MXGEMM_TRACE_NOW() - t_wait;
-#else
-          ptx::mbarrier_wait(&smem.full[st.index], st.phase);
-#endif
-        }
+        if constexpr (sub == 0) wait_full();
 #if MXGEMM_TRACE_ON
         if (math_tid == 0 && trace_items == 0 && kss == kss0) MXGEMM_TRACE_SET(kTrFirstStage, MXGEMM_TRACE_NOW());
 #endif
