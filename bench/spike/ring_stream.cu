@@ -88,18 +88,18 @@ struct P {
 };
 constexpr int kCopyThreads = 96;
 
-// Warp 0 lane 0: TMA; warp 1 lane 0: the consumer; warps 2..4: cp.async.
 // RING_SCALES=1 (session 33): the streaming kernel's weight scales travel as 512-byte chunks (128
 // rows x 4 blocks), chunk (tile128, k128) at (tile128 * K / 128 + k128) * 512, one TMA (2 rows of
 // 256 B) for each 128 K of each 128 rows; 64-row tiles load their pair's chunk (as the kernel's
-// split does). A stage's chunks, in bytes:
-// RING_SCALES=G > 1: the chunks of G consecutive 128-K steps of each 128 rows (contiguous in
-// memory) as one TMA box of G x 512 bytes, loaded with the stage where the group starts.
+// split does). RING_SCALES=G > 1: the chunks of G consecutive 128-K steps of each 128 rows
+// (contiguous in memory) as one TMA box of G x 512 bytes, loaded with the stage where the group
+// starts. The shared memory a stage keeps for its chunks, in bytes:
 __host__ __device__ inline int scale_stage_bytes(int rows, int kbytes, int scales) {
   const int steps = kbytes / 128;  // 128-K steps a stage
   return scales ? ((steps + scales - 1) / scales) * scales * ((rows + 127) / 128) * 512 : 0;
 }
 
+// Warp 0 lane 0: TMA; warp 1 lane 0: the consumer; warps 2..4: cp.async.
 __global__ void __launch_bounds__(160) ring_kernel(const __grid_constant__ CUtensorMap wmap,
                                                    const __grid_constant__ CUtensorMap xmap,
                                                    const __grid_constant__ CUtensorMap smap, P p) {
@@ -278,6 +278,7 @@ int main(int argc, char** argv) {
     // 3 256B, the default); RING_SWZ=1: 128B swizzle (boxk 128), 2: 64B swizzle (boxk 64).
     p.hint = std::getenv("RING_HINT") ? std::atoi(std::getenv("RING_HINT")) : 0;
     p.trace = std::getenv("RING_TRACE") ? 1 : 0;
+    const bool clean_flush = std::getenv("RING_CLEAN_FLUSH") != nullptr;
     p.dynamic = std::getenv("RING_DYNAMIC") ? std::atoi(std::getenv("RING_DYNAMIC")) : 0;
     p.scales = std::getenv("RING_SCALES") ? std::atoi(std::getenv("RING_SCALES")) : 0;
     p.consume_ns = std::getenv("RING_CONSUME_NS") ? std::atoi(std::getenv("RING_CONSUME_NS")) : 0;
@@ -334,7 +335,7 @@ int main(int argc, char** argv) {
     CK(cudaEventCreate(&b));
     std::vector<float> ts;
     for (int it = 0; it < 12; ++it) {
-      if (std::getenv("RING_CLEAN_FLUSH")) {
+      if (clean_flush) {
         read_flush<<<sms * 4, 512>>>(reinterpret_cast<const uint4*>(flush), (256l << 20) / 16);
         CK(cudaGetLastError());
       } else {
@@ -374,7 +375,7 @@ int main(int argc, char** argv) {
     std::sort(ts.begin(), ts.end());
     const double us = ts[ts.size() / 2] * 1e3;
     std::printf("hint %d promo %d swz %d cluster %d dynamic %d flush %s scales %d consume %d: ", p.hint, promo, swz, cluster,
-                p.dynamic, std::getenv("RING_CLEAN_FLUSH") ? "read" : "memset", p.scales, p.consume_ns);
+                p.dynamic, clean_flush ? "read" : "memset", p.scales, p.consume_ns);
     std::printf("%8s %5d %6d %6d %4d %5d %3d %4d %3d %10.1f %8.2f\n", mode_name, rows, kbytes, stages, cps,
                 ctas > 0 ? ctas : sms * cps, kparts, boxk, xrows, us, N * K / us / 1e6);
     if (p.trace) {

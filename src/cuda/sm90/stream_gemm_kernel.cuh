@@ -242,13 +242,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #endif
         for (int ks = work.ks0; ks < work.ks_end; ks += kInterleaves ? work.step : 1, ++issued, st.advance()) {
           if (issued >= Cfg::kStages) {
-#if MXGEMM_TRACE_ON
-            const unsigned long long t_wait = MXGEMM_TRACE_NOW();
+            [[maybe_unused]] const unsigned long long t_wait = MXGEMM_TRACE_NOW();
             ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
             MXGEMM_TRACE_ADD(kTrProducerWaitNs, MXGEMM_TRACE_NOW() - t_wait);
-#else
-            ptx::mbarrier_wait(&smem.empty[st.index], st.phase ^ 1);
-#endif
           }
           load_weight(tile.n, ks, st.index);
 #if MXGEMM_TRACE_ON
