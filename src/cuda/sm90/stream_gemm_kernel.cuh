@@ -383,12 +383,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #endif
   // The current ring stage has landed (trace builds: math thread 0 adds up the time waited).
   auto wait_full = [&] {
+    [[maybe_unused]] const unsigned long long t_wait = MXGEMM_TRACE_NOW();
+    ptx::mbarrier_wait(&smem.full[st.index], st.phase);
 #if MXGEMM_TRACE_ON
-    const unsigned long long t_wait = MXGEMM_TRACE_NOW();
-    ptx::mbarrier_wait(&smem.full[st.index], st.phase);
     if (math_tid == 0) trace_math_wait += MXGEMM_TRACE_NOW() - t_wait;
-#else
-    ptx::mbarrier_wait(&smem.full[st.index], st.phase);
 #endif
   };
   float block_partial[2][Cfg::kAccRegs];
