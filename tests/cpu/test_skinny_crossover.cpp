@@ -44,7 +44,11 @@ TEST(SkinnyCrossover, PicksTheKernelMeasuredFaster) {
       {8, 1024, 8192, true, true},
       {1, 14336, 4096, true, false},
       {8, 8192, 8192, true, false},
-      {9, 1024, 8192, true, false},
+      // BF16, 9..16 rows: up to 8 MB.
+      {9, 1024, 8192, true, true},
+      {16, 1024, 4096, true, true},
+      {12, 4096, 4096, true, false},
+      {16, 4096, 8192, true, false},
       // Beyond the skinny kernel's 16 rows.
       {17, 1024, 8192, false, false},
   };
@@ -58,6 +62,8 @@ TEST(SkinnyCrossover, PicksTheKernelMeasuredFaster) {
   EXPECT_FALSE(skinny_gemm_preferred(16, kSkinnyMaxWeightElems / 8192 + 16, 8192, false, kSms));
   EXPECT_TRUE(skinny_gemm_preferred(8, kSkinnyMaxWeightElems / 8192, 8192, true, kSms));
   EXPECT_FALSE(skinny_gemm_preferred(8, kSkinnyMaxWeightElems / 8192 + 16, 8192, true, kSms));
+  EXPECT_TRUE(skinny_gemm_preferred(16, kSkinnyMaxWeightElemsWeightOnlyRows16 / 4096, 4096, true, kSms));
+  EXPECT_FALSE(skinny_gemm_preferred(16, kSkinnyMaxWeightElemsWeightOnlyRows16 / 4096 + 16, 4096, true, kSms));
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool 
   if (!skinny_gemm_supports(m, n, k)) return false;
   if (k >= (weight_only ? kSplitKMinK : kSplitKOverSkinnyMinK) && split_k_fills(n, sms)) return false;
   const std::int64_t weight = n * k;
-  if (weight_only) return m <= kSkinnyMaxWeightOnlyM && weight <= kSkinnyMaxWeightElems;
+  if (weight_only)
+    return weight <= (m <= kSkinnyMaxWeightOnlyM ? kSkinnyMaxWeightElems : kSkinnyMaxWeightElemsWeightOnlyRows16);
   return m <= kSkinnyAnyWeightM ? weight <= kSkinnyMaxWeightElemsFewRows : weight <= kSkinnyMaxWeightElems;
 }
 

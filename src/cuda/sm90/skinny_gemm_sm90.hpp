@@ -31,6 +31,11 @@ constexpr std::int64_t kSkinnyMaxWeightElemsFewRows = std::int64_t{1} << 27;
 constexpr std::int64_t kSkinnyMaxWeightElems = std::int64_t{1} << 25;
 constexpr std::int64_t kSkinnyAnyWeightM = 8;
 constexpr std::int64_t kSkinnyMaxWeightOnlyM = 8;
+// 9..16 BF16 rows on weights of at most 2^23 elements (8 MB) are faster on the skinny kernel
+// too: on the H200, same call, two rounds (session 35, bench/results/s35/b1), weight-only 9..16 x
+// 1024 x 4096 13.7-14.1 -> 12.4-12.5 us, x 1024 x 8192 14.9-15.1 -> 14.6-14.9; at 4096^2
+// (2^24) the streaming kernel stayed faster (17.5-17.8 against 17.9-18.3).
+constexpr std::int64_t kSkinnyMaxWeightElemsWeightOnlyRows16 = std::int64_t{1} << 23;
 
 // Whether the skinny kernel can run a GEMM of m activation rows against an n x k weight: at
 // most kSkinnyMaxM rows, and fewer than 2^31 work units (skinny_schedule.hpp).
