@@ -22,9 +22,12 @@ StreamEarlyFixup set_stream_early_fixup(StreamEarlyFixup mode);
 StreamEarlyFixup stream_early_fixup();
 
 // The streaming kernel's K split among a CTA's four warpgroups (StreamGemmConfig::kSplitK):
-// Auto where its 64-row tiles about fill the SMs, Never, or Always wherever it can run (one
-// activation tile of up to 32 rows, K >= 2048): tests compare it with the other schedules.
-enum class StreamSplitK { Never, Auto, Always };
+// Auto where its 64-row tiles about fill the SMs, alone or in clusters of CTAs that split each
+// tile's K too (split_k_cluster_ctas), Never, Always wherever it can run (one activation tile
+// of up to 32 rows, K >= 2048), one tile a CTA, or Clusters wherever the clusters can run (as
+// many CTAs a tile as fit the SMs, up to 8, whatever the fill): tests compare them with the
+// other schedules.
+enum class StreamSplitK { Never, Auto, Always, Clusters };
 
 StreamSplitK set_stream_split_k(StreamSplitK mode);
 StreamSplitK stream_split_k();

@@ -4,6 +4,8 @@
 // tiles (data-parallel waves, then stream-K) every output tile is covered exactly once.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <set>
 #include <utility>
 #include <vector>
@@ -257,6 +259,73 @@ TEST(StreamSchedule, SplitKWalkIsTheOneTilePerCtaWalk) {
     EXPECT_EQ(split, general) << "CTA " << c;
     EXPECT_EQ(split.size(), c < 120 ? 1u : 0u) << "CTA " << c;
   }
+}
+
+// Where 64-row tiles are too few for the SMs, each tile's K is split among a cluster of CTAs
+// as well (split_k_cluster_ctas): as many as fit the SMs, up to 8, with every tile's cluster
+// running at once (the H200's GPCs hold 66 clusters of 2, 39 of 3, 30 of 4, 22 of 5, 17 of 6,
+// 15 of 7 or 8), where that fills 70% of them (any fill when forced), and fewer where K is too
+// short for every CTA's range to give each warpgroup some K.
+TEST(StreamSchedule, SplitKClustersFillTheSms) {
+  auto h200 = [](int c) {
+    constexpr int kClusters[] = {0, 132, 66, 39, 30, 22, 17, 15, 15};
+    return kClusters[c];
+  };
+  EXPECT_EQ(split_k_cluster_ctas(4096, 4096, 132, h200), 2);  // 64 tiles: 128 CTAs
+  EXPECT_EQ(split_k_cluster_ctas(1024, 8192, 132, h200), 6);  // 16: 96 (15 clusters of 7 or 8)
+  EXPECT_EQ(split_k_cluster_ctas(2048, 8192, 132, h200), 3);  // 32: 96 (30 clusters of 4)
+  EXPECT_EQ(split_k_cluster_ctas(1536, 8192, 132, h200), 4);  // 24: 96 (22 clusters of 5)
+  EXPECT_EQ(split_k_cluster_ctas(3072, 8192, 132, h200), 2);  // 48: 96
+  EXPECT_EQ(split_k_cluster_ctas(8192, 8192, 132, h200), 1);  // the tiles alone (split_k_fills)
+  EXPECT_EQ(split_k_cluster_ctas(512, 8192, 132, h200), 1);   // 8 tiles x 8: 48%
+  EXPECT_EQ(split_k_cluster_ctas(512, 8192, 132, h200, true), 8);
+  EXPECT_EQ(split_k_cluster_ctas(28672, 8192, 132, h200), 1);
+  // Without the GPC bound, as many as the SMs hold.
+  auto any = [](int) { return 1 << 20; };
+  EXPECT_EQ(split_k_cluster_ctas(1024, 8192, 132, any), 8);
+  EXPECT_EQ(split_k_cluster_ctas(2048, 8192, 132, any), 4);
+  // K: 4096 is 8 ring stages of 512, one a CTA; 2048 only 4 (16 tiles x 4: 48%).
+  EXPECT_EQ(split_k_cluster_ctas(1024, 4096, 132, any), 8);
+  EXPECT_EQ(split_k_cluster_ctas(1024, 2048, 132, any), 1);
+  EXPECT_EQ(split_k_cluster_ctas(1024, 2048, 132, any, true), 4);
+  // 3600 is 8 ring stages, the last of 16 K: as the eighth CTA's whole range it would leave
+  // three warpgroups without K, so 7 CTAs (ranges of 1 or 2 stages, the last of 2).
+  EXPECT_FALSE(split_k_ranges_fit(3600, 8));
+  EXPECT_TRUE(split_k_ranges_fit(3600, 7));
+  EXPECT_EQ(split_k_cluster_ctas(136, 3600, 132, h200, true), 7);
+  EXPECT_FALSE(split_k_ranges_fit(1024, 3));  // 2 stages for 3 CTAs
+}
+
+// A cluster's CTAs are consecutive: CTA c runs tile c / k_split over its rank's range, and the
+// ranges of a tile cover its ring stages once, in order; every range gives each warpgroup's part
+// some K (split_k_ranges_fit).
+TEST(StreamSchedule, SplitKClusterRangesCoverEveryStageOnce) {
+  for (const std::int64_t k : {1040, 2048, 3600, 4112, 8192, 28672})
+    for (int ctas = 2; ctas <= kSplitKMaxClusterCtas; ++ctas) {
+      if (!split_k_ranges_fit(k, ctas)) continue;
+      const int stages = static_cast<int>(split_k_ring_stages(k));
+      const StreamSchedule s = StreamSchedule::one_tile_per_cta(5, stages, ctas);
+      EXPECT_EQ(s.ctas, 5 * ctas);
+      std::vector<int> next(5, 0);
+      for (int c = 0; c < s.ctas; ++c) {
+        EXPECT_EQ(s.split_tile(c), c / ctas);
+        EXPECT_EQ(s.split_rank(c), c % ctas);
+        int items = 0;
+        walk_work<false, true, true>(s, c, s.ctas, [&](const StreamWork& w) {
+          ++items;
+          EXPECT_EQ(w.tile, c / ctas);
+          EXPECT_EQ(w.ks0, next[w.tile]) << "K " << k << ", " << ctas << " CTAs, CTA " << c;
+          EXPECT_GT(w.ks_end, w.ks0);
+          next[w.tile] = w.ks_end;
+          // Each of the four 128-K parts of the range has K: a range of two stages or more, or
+          // one that reaches its stage's last part.
+          const std::int64_t range_k = std::min<std::int64_t>(k, std::int64_t{w.ks_end} * 512) - std::int64_t{w.ks0} * 512;
+          EXPECT_GT(range_k, 384) << "K " << k << ", " << ctas << " CTAs, CTA " << c;
+        });
+        EXPECT_EQ(items, 1);
+      }
+      for (int t = 0; t < 5; ++t) EXPECT_EQ(next[t], stages) << "K " << k << ", " << ctas << " CTAs";
+    }
 }
 
 // One chain of unpromoted tensor-core accumulation: 8192 K for BF16 out, 2048 for FP32 and

@@ -35,7 +35,7 @@ TEST(GpuStreamFp16Form, EveryMFrom1To80) {
 }
 
 // Where its operands are fp16 normals (fp16_normal_scales), the fp16 form gives the bf16 form's
-// bits (detail::StreamMxValues::Bf16, same call) on every tile width and schedule: 32 rows (stream-K, and K split among the warpgroups), 64, 128, 256
+// bits (detail::StreamMxValues::Bf16, same call) on every tile width and schedule: 32 rows (stream-K, K split among the warpgroups, and among clusters of CTAs too), 64, 128, 256
 // (FP32 out promotes every 2048 K into global memory), several waves with paired halves, the
 // split reduction; FP32 and BF16 out, alpha, tails in M, N and K (K % 32 == 16). And against the
 // reference, with no element unwritten or written outside D.
@@ -43,20 +43,23 @@ TEST(GpuStreamFp16Form, GivesTheBf16FormsBits) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the fp16 values form is the sm_90 streaming kernel's";
   std::mt19937 rng = fresh_rng();
-  struct Case { std::int64_t m, n, k; bool split_k; };
-  const Case cases[] = {{17, 520, 1008, false},  {30, 520, 4112, true},    {33, 300, 4112, false},
-                        {100, 520, 2080, false}, {300, 1100, 4096, false}, {2100, 2100, 1040, false},
-                        {200, 260, 4096, false}, {70, 8200, 1040, false}};
+  using Split = detail::StreamSplitK;
+  struct Case { std::int64_t m, n, k; Split split_k; };
+  const Case cases[] = {{17, 520, 1008, Split::Auto},  {30, 520, 4112, Split::Always},   {30, 1000, 4112, Split::Clusters},
+                        {33, 300, 4112, Split::Auto},  {100, 520, 2080, Split::Auto},    {300, 1100, 4096, Split::Auto},
+                        {2100, 2100, 1040, Split::Auto}, {200, 260, 4096, Split::Auto}, {70, 8200, 1040, Split::Auto}};
   int variant = 0;
   for (const Case& c : cases) {
-    const detail::ScopedStreamSplitK split(c.split_k ? detail::StreamSplitK::Always : detail::StreamSplitK::Auto);
+    const detail::ScopedStreamSplitK split(c.split_k);
     MxOptions o = fp16_normal_scales();
     o.layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
     const HostMxOperand a = random_mx_operand(c.m, c.k, rng, o);
     const HostMxOperand b = random_mx_operand(c.n, c.k, rng, o);
     for (const DType out : {DType::FP32, DType::BF16}) {
       const float alpha = variant++ % 3 == 2 ? -0.625f : 1.0f;
-      const std::string what = shape_name(c.m, c.n, c.k) + (c.split_k ? " split K" : "") + " out=" + dtype_name(out);
+      const std::string what = shape_name(c.m, c.n, c.k) +
+                               (c.split_k == Split::Always ? " split K" : c.split_k == Split::Clusters ? " split K in clusters" : "") +
+                               " out=" + dtype_name(out);
       const GpuResult f16 = run_gpu(a, b, out, alpha, 1, kStreaming);
       expect_matches_reference(a, b, f16, alpha, what);
       const detail::ScopedStreamMxValues bf16(detail::StreamMxValues::Bf16);

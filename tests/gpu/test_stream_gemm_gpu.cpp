@@ -4,11 +4,14 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <random>
 #include <string>
 
+#include "cuda/sm90/stream_gemm_sm90.hpp"
 #include "cuda/sm90/stream_schedule.hpp"
 #include "gpu/gemm_test_utils.hpp"
 
@@ -81,23 +84,23 @@ HostMxOperand long_k_operand(std::int64_t rows, std::int64_t k, bool same_sign, 
   return same_sign ? absolute(op) : op;
 }
 
-// K split among a CTA's four warpgroups (StreamGemmConfig::kSplitK, forced with
-// detail::StreamSplitK::Always): 64-row weight tiles over the whole K, each ring stage four
-// 128-K parts, the warpgroups' sums added in shared memory. M = 5 and 13: the codes forms, 30:
-// the values form (permuted K order). K = 2048 (four parts a warpgroup), 2080 (part 0 has one
-// more, of one 32-block) and 4112 (K % 32 == 16, the last part one 64-K sub-stage); N = 136 and
-// 520 (part tiles). Against the reference, BF16 out too, bitwise the same run to run; NaN
-// scales and codes where they feed; and for the forms that watch the weight (M = 5, 30), tiny
-// weight blocks (scale bytes 0..10) through the exact path: every FP32 output the reference's.
-TEST(GpuStreamGemm, SplitKAmongWarpgroupsMatchesReference) {
-  MXGEMM_REQUIRE_GPU();
-  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
-  const detail::ScopedStreamSplitK split(detail::StreamSplitK::Always);
+// K split among a CTA's four warpgroups (StreamGemmConfig::kSplitK), forced with `mode`:
+// Always, 64-row weight tiles over the whole K, each ring stage four 128-K parts, the
+// warpgroups' sums added in shared memory; Clusters, each tile's K split among a cluster of
+// CTAs too (split_k_cluster_ctas), whose sums the cluster adds through distributed shared
+// memory. M = 5 and 13: the codes forms, 30: the values form (permuted K order). Shapes on
+// `ns` x `ks`. Against the reference, BF16 out too, bitwise the same run to run; NaN scales
+// and codes where they feed; and for the forms that watch the weight (M = 5, 30), tiny weight
+// blocks (scale bytes 0..10) through the exact path: every FP32 output the reference's.
+void expect_split_k_matches_reference(detail::StreamSplitK mode, std::initializer_list<std::int64_t> ns,
+                                      std::initializer_list<std::int64_t> ks) {
+  const detail::ScopedStreamSplitK split(mode);
+  const char* name = mode == detail::StreamSplitK::Clusters ? "split K in clusters, " : "split K, ";
   std::mt19937 rng = fresh_rng();
   for (const std::int64_t m : {5, 13, 30})
-    for (const std::int64_t n : {136, 520})
-      for (const std::int64_t k : {2048, 2080, 4112}) {
-        const std::string what = "split K, " + shape_name(m, n, k);
+    for (const std::int64_t n : ns)
+      for (const std::int64_t k : ks) {
+        const std::string what = name + shape_name(m, n, k);
         const HostMxOperand a = random_mx_operand(m, k, rng);
         const HostMxOperand b = random_mx_operand(n, k, rng);
         const GpuResult g = run_gpu(a, b, DType::FP32, 0.75f, 0, kStreaming);
@@ -117,7 +120,7 @@ TEST(GpuStreamGemm, SplitKAmongWarpgroupsMatchesReference) {
     const GpuResult g = run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming);
     for (std::int64_t i = 0; i < m; ++i)
       for (std::int64_t j = 0; j < n; ++j)
-        ASSERT_EQ(std::isnan(g.out.at(i, j)), i == 3 || j == 7 || j == 290) << m << " rows, (" << i << "," << j << ")";
+        ASSERT_EQ(std::isnan(g.out.at(i, j)), i == 3 || j == 7 || j == 290) << name << m << " rows, (" << i << "," << j << ")";
     if (m > 8 && m <= 16) continue;  // (the 16-row codes form does not watch the weight: kWatchesWeight)
     MxOptions tiny;
     tiny.scale_lo = 0;
@@ -126,8 +129,32 @@ TEST(GpuStreamGemm, SplitKAmongWarpgroupsMatchesReference) {
     const HostMxOperand a2 = random_mx_operand(m, k, rng);
     const GpuResult e = run_gpu(a2, bt, DType::FP32, 1.0f, 0, kStreaming);
     EXPECT_EQ(e.unwritten, 0);
-    EXPECT_EQ(count_differences(e.out, run_reference(a2, bt, DType::FP32, 1.0f)), 0) << m << " rows, tiny weights";
+    EXPECT_EQ(count_differences(e.out, run_reference(a2, bt, DType::FP32, 1.0f)), 0) << name << m << " rows, tiny weights";
   }
+}
+
+// One tile a CTA: K = 2048 (four parts a warpgroup), 2080 (part 0 has one more, of one
+// 32-block) and 4112 (K % 32 == 16, the last part one 64-K sub-stage); N = 136 and 520 (part
+// tiles).
+TEST(GpuStreamGemm, SplitKAmongWarpgroupsMatchesReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  expect_split_k_matches_reference(detail::StreamSplitK::Always, {136, 520}, {2048, 2080, 4112});
+}
+
+// Clusters: N = 136 (3 tiles), 1000 (16, a part tile) and 4000 (63); K = 1040 (3 ring stages:
+// ranges of 1 and 2, the last one 16 K), 2048 (clusters of 4 where the tiles allow: ranges of one
+// whole ring stage), 3600 (clusters of 7, not 8: the eighth range would be one ring stage of 16
+// K, two of whose parts are empty) and 4112 (9 ring stages; clusters of up to 8). The NaN and
+// exact-path cases are on 520 x 4112: 9 tiles of 8 CTAs.
+TEST(GpuStreamGemm, SplitKInClustersMatchesReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  const int sms = device_sms();
+  if (sm90::split_k_cluster_ctas_on_device(520, 4112, true) != 8 || sm90::split_k_cluster_ctas_on_device(136, 3600, true) != 7)
+    GTEST_SKIP() << "the cluster sizes below are picked for the H200's 132 SMs, not " << sms;
+  EXPECT_EQ(sm90::split_k_cluster_ctas_on_device(4000, 1040, true), 2);
+  expect_split_k_matches_reference(detail::StreamSplitK::Clusters, {136, 1000, 4000}, {1040, 2048, 3600, 4112});
 }
 
 // The split's values forms promote every 512 K of a warpgroup's part, as the stream-K kernels
@@ -156,8 +183,9 @@ TEST(GpuStreamGemm, SplitKValuesFormOfLongKMatchesReference) {
 }
 
 // Where the 64-row tiles fill 90-100% of the SMs (8192 weight rows on 132 SMs), the launcher
-// takes the split by itself (split_k_fills); the result matches the reference, and the
-// stream-K schedule's (Never) within the same tolerance.
+// takes the split by itself (split_k_fills), and where 16 tiles do, in clusters (6 CTAs a tile
+// on the H200: split_k_cluster_ctas); the result matches the reference, and the stream-K schedule's
+// (Never) within the same tolerance.
 TEST(GpuStreamGemm, SplitKIsTakenWhereItsTilesFillTheSms) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
@@ -165,14 +193,20 @@ TEST(GpuStreamGemm, SplitKIsTakenWhereItsTilesFillTheSms) {
   ASSERT_GT(sms, 0);
   const std::int64_t n = (sms * 64 + 63) / 64 * 64 - 40, k = 2048;  // ceil(n / 64) == sms tiles
   ASSERT_TRUE(sm90::split_k_fills(n, sms));
+  const std::int64_t n_clusters = 1000;  // 16 tiles: in clusters of 6 on the H200
+  const bool clusters_fill = sm90::split_k_cluster_ctas_on_device(n_clusters, 4096, false) > 1;
   std::mt19937 rng = fresh_rng();
-  for (const std::int64_t m : {12, 24}) {
-    const HostMxOperand a = random_mx_operand(m, k, rng);
-    const HostMxOperand b = random_mx_operand(n, k, rng);
-    expect_matches_reference(a, b, run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming), 1.0f, "auto, " + shape_name(m, n, k));
-    const detail::ScopedStreamSplitK never(detail::StreamSplitK::Never);
-    expect_matches_reference(a, b, run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming), 1.0f, "never, " + shape_name(m, n, k));
-  }
+  for (const std::int64_t m : {12, 24})
+    for (const std::array<std::int64_t, 2> nk : {std::array<std::int64_t, 2>{n, k}, {n_clusters, 4096}}) {
+      if (nk[0] == n_clusters && !clusters_fill) continue;
+      const HostMxOperand a = random_mx_operand(m, nk[1], rng);
+      const HostMxOperand b = random_mx_operand(nk[0], nk[1], rng);
+      expect_matches_reference(a, b, run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming), 1.0f,
+                               "auto, " + shape_name(m, nk[0], nk[1]));
+      const detail::ScopedStreamSplitK never(detail::StreamSplitK::Never);
+      expect_matches_reference(a, b, run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming), 1.0f,
+                               "never, " + shape_name(m, nk[0], nk[1]));
+    }
 }
 
 // The codes form (MXFP8 activations, M <= 16) takes whole tiles, one a CTA, up to 20% over an

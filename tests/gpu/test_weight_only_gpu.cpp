@@ -228,39 +228,43 @@ TEST(GpuWeightOnly, NanPropagatesAndRunsAreBitwiseIdentical) {
 }
 
 // K split among a CTA's four warpgroups (GpuStreamGemm.SplitKAmongWarpgroupsMatchesReference
-// has the MXFP8 side), forced: M = 5 (the 8-row codes form), 13 (the 16-row values form, its
-// fp32 sum in shared memory), 30 (the 32-row values form, natural K order); K = 2080 and 4112
-// (uneven parts, a short last one). Against the reference, bitwise the same run to run, NaN
-// where it feeds, and tiny weight blocks through the exact path.
+// has the MXFP8 side), forced: one tile a CTA (Always), and each tile's K split among a
+// cluster of CTAs too (Clusters: 9 tiles of 520 rows, clusters of 4 at K = 2080, of 8 at
+// 4112). M = 5 (the 8-row codes form), 13 (the 16-row values form, its fp32 sum in shared
+// memory), 30 (the 32-row values form, natural K order); K = 2080 and 4112 (uneven parts, a
+// short last one). Against the reference, bitwise the same run to run, NaN where it feeds, and
+// tiny weight blocks through the exact path.
 TEST(GpuWeightOnly, SplitKAmongWarpgroupsMatchesReference) {
   MXGEMM_REQUIRE_GPU();
-  const detail::ScopedStreamSplitK split(detail::StreamSplitK::Always);
   std::mt19937 rng = fresh_rng();
-  for (const std::int64_t m : {5, 13, 30})
-    for (const std::int64_t k : {2080, 4112}) {
-      const std::string what = "split K, " + std::to_string(m) + " x 520 x " + std::to_string(k);
-      HostWide a = random_wide(m, k, DType::BF16, rng);
-      HostMxOperand w = random_mx_operand(520, k, rng);
-      const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 0.75f, detail::Sm90Kernel::Streaming);
-      if (g.unsupported) GTEST_SKIP() << "no weight-only kernel on this backend";
-      expect_weight_only_matches(a, w, nullptr, 0.75f, g, what);
-      EXPECT_EQ(g.out.bytes, run_weight_only(a, w, nullptr, DType::FP32, 0.75f, detail::Sm90Kernel::Streaming).out.bytes)
-          << what << ": a second run differs";
-      a.bits[2 * a.stride + 1500] = 0x7FC0;  // row 2 NaN (K 1500: 128-K stage 11, part 3)
-      w.set_scale(33, (k + 31) / 32 - 1, kScaleNaN);  // column 33 NaN (the last block)
-      const GpuResult nan = run_weight_only(a, w, nullptr, DType::FP32, 1.0f, detail::Sm90Kernel::Streaming);
-      for (std::int64_t i = 0; i < m; ++i)
-        for (std::int64_t j = 0; j < 520; ++j)
-          ASSERT_EQ(std::isnan(nan.out.at(i, j)), i == 2 || j == 33) << what << " (" << i << "," << j << ")";
-      MxOptions tiny;
-      tiny.scale_lo = 0;
-      tiny.scale_hi = 10;
-      const HostWide a2 = random_wide(m, k, DType::BF16, rng);
-      const HostMxOperand wt = random_mx_operand(520, k, rng, tiny);
-      const GpuResult e = run_weight_only(a2, wt, nullptr, DType::FP32, 1.0f, detail::Sm90Kernel::Streaming);
-      EXPECT_EQ(count_differences(e.out, weight_only_reference(a2, wt, nullptr, DType::FP32, 1.0f)), 0)
-          << what << ", tiny weights";
-    }
+  for (const detail::StreamSplitK mode : {detail::StreamSplitK::Always, detail::StreamSplitK::Clusters})
+    for (const std::int64_t m : {5, 13, 30})
+      for (const std::int64_t k : {2080, 4112}) {
+        const detail::ScopedStreamSplitK split(mode);
+        const std::string what = std::string(mode == detail::StreamSplitK::Clusters ? "split K in clusters, " : "split K, ") +
+                                 std::to_string(m) + " x 520 x " + std::to_string(k);
+        HostWide a = random_wide(m, k, DType::BF16, rng);
+        HostMxOperand w = random_mx_operand(520, k, rng);
+        const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 0.75f, detail::Sm90Kernel::Streaming);
+        if (g.unsupported) GTEST_SKIP() << "no weight-only kernel on this backend";
+        expect_weight_only_matches(a, w, nullptr, 0.75f, g, what);
+        EXPECT_EQ(g.out.bytes, run_weight_only(a, w, nullptr, DType::FP32, 0.75f, detail::Sm90Kernel::Streaming).out.bytes)
+            << what << ": a second run differs";
+        a.bits[2 * a.stride + 1500] = 0x7FC0;  // row 2 NaN (K 1500: 128-K stage 11, part 3)
+        w.set_scale(33, (k + 31) / 32 - 1, kScaleNaN);  // column 33 NaN (the last block)
+        const GpuResult nan = run_weight_only(a, w, nullptr, DType::FP32, 1.0f, detail::Sm90Kernel::Streaming);
+        for (std::int64_t i = 0; i < m; ++i)
+          for (std::int64_t j = 0; j < 520; ++j)
+            ASSERT_EQ(std::isnan(nan.out.at(i, j)), i == 2 || j == 33) << what << " (" << i << "," << j << ")";
+        MxOptions tiny;
+        tiny.scale_lo = 0;
+        tiny.scale_hi = 10;
+        const HostWide a2 = random_wide(m, k, DType::BF16, rng);
+        const HostMxOperand wt = random_mx_operand(520, k, rng, tiny);
+        const GpuResult e = run_weight_only(a2, wt, nullptr, DType::FP32, 1.0f, detail::Sm90Kernel::Streaming);
+        EXPECT_EQ(count_differences(e.out, weight_only_reference(a2, wt, nullptr, DType::FP32, 1.0f)), 0)
+            << what << ", tiny weights";
+      }
 }
 
 // The split's values forms at long K (GpuStreamGemm.SplitKValuesFormOfLongKMatchesReference):

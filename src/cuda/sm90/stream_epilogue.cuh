@@ -60,6 +60,27 @@ __device__ __forceinline__ float out_value(float alpha, float v, bool has_bias, 
   return has_bias ? fmaf(alpha, v, bias) : alpha * v;
 }
 
+// Element (m, n) of D: alpha * v (+ the bias), in the output type T.
+template <typename T>
+__device__ __forceinline__ void store_element(const TransposedOutput& out, float alpha, float v, int m, int n) {
+  const bool has_bias = out.bias != nullptr;
+  static_cast<T*>(out.d)[static_cast<std::int64_t>(m) * out.ldd + n] =
+      convert_out<T>(out_value(alpha, v, has_bias, has_bias ? bias_at(out, n) : 0.0f));
+}
+// Stores element (m, n) of D from a tile's sum v taken outside the math threads' registers
+// (the split reduction's kernel, the K-split clusters): the activation row's power of two
+// (p.x_row_scale, the fp16 values form of an MXFP8 activation), alpha and the bias, in D's
+// output type. P: StreamGemmParams (x_row_scale is the pre-pass's: read after its wait).
+template <typename P>
+__device__ __forceinline__ void store_summed_element(const P& p, float alpha, float v, int m, int n) {
+  if (p.x_row_scale != nullptr) v *= p.x_row_scale[m];
+  switch (p.out.d_dtype) {
+    case DType::FP32: store_element<float>(p.out, alpha, v, m, n); break;
+    case DType::BF16: store_element<__nv_bfloat16>(p.out, alpha, v, m, n); break;
+    default: store_element<__half>(p.out, alpha, v, m, n); break;
+  }
+}
+
 // Writes one warp's 16 weight rows (from n0) x kMPad activation rows (from m0) of D^T into D
 // (M x N, row-major), alpha (and the bias, in one fused rounding) applied, masked to the rows
 // below m_end (<= M) and the columns below N.

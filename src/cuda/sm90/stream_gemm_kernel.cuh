@@ -32,7 +32,8 @@
 // Work split (stream_schedule.hpp): whole tiles round-robin while there are more than two
 // waves, stream-K over (tile, K stage) pairs for the rest. Or, for the four-warpgroup widths
 // where 64-row weight tiles about fill the SMs, kSplitK: one such tile a CTA, K split among
-// its warpgroups (below). A CTA that covers a whole tile
+// its warpgroups (below); where they are fewer, each tile's K split among a cluster of CTAs
+// too (kSplitClusters, stream_split_cluster.cuh). A CTA that covers a whole tile
 // stores it; partial tiles go to a workspace slot, and the last CTA to finish a tile
 // (counted with one atomic per tile) adds the partials in CTA order, so the result is the
 // same whichever CTA finishes last.
@@ -55,6 +56,7 @@
 #include "cuda/sm90/stream_gemm_config.cuh"
 #include "cuda/sm90/stream_epilogue.cuh"
 #include "cuda/sm90/stream_schedule.hpp"
+#include "cuda/sm90/stream_split_cluster.cuh"
 #include "cuda/sm90/stream_trace.cuh"
 
 namespace mxgemm::sm90 {
@@ -74,6 +76,7 @@ struct alignas(1024) StreamGemmSmem {
   int last_arrival;  // fixup: 0, or this CTA stores the tile: 1, 2 through the exact path
   int exact_count;   // tiles this CTA stores through the exact path (math thread 0's count)
   int pair_exact;    // paired halves: this CTA's exact verdict (read by the other)
+  std::uint32_t split_exact;  // K-split clusters: this CTA's exact verdict (split_cluster_store)
   // The staged store's rows of D (16-bit outputs, kStagedStore).
   alignas(128) std::uint8_t out_stage[Cfg::kStagedStore ? Cfg::kOutStageBytes : 16];
   // kPromoteInSmem: the promoted sums, [kAccRegs][kMathThreads] (conflict-free: a warp's
@@ -105,7 +108,14 @@ __device__ __forceinline__ float* promoted_slot(const StreamGemmParams& p, int c
 // p.alpha_scale, 2^-kF16WeightShift), or, with kPermutedX, an E4M3 MXFP8 one that its pre-pass
 // wrote as fp16 values at a power of two per row (activation_prepass.cu), which the store
 // takes out again (p.x_row_scale, scale_activation_rows; the split reduction's store too).
-template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX = false, bool kSplitK = false, bool kF16X = false>
+//
+// kSplitClusters (with kSplitK): the K-split clusters (StreamSchedule::k_split > 1), each CTA
+// a range of its tile's ring stages, the cluster's sums added by split_cluster_store. Their own
+// instances, so that the one-tile-a-CTA ones keep their SASS: with the ranges in them their
+// loops were rescheduled (H200, bench/results/s36/b2: MXFP8 16 x 8192^2 0.5-0.7 us slower in two
+// rounds; b4 reads the separate instances level with main).
+template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX = false, bool kSplitK = false, bool kF16X = false,
+          bool kSplitClusters = false>
 __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThreads, 1)
     stream_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_w,
                             const __grid_constant__ CUtensorMap tma_x,
@@ -116,6 +126,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   using Mma = std::conditional_t<kCodes || kF16X, ptx::WgmmaF16Rs<kMPad>, ptx::WgmmaBf16Rs<kMPad>>;
   static_assert(!kF16X || !kCodes, "the fp16 values form is a values form");
   static_assert(!kF16X || kElemW == DType::E4M3, "the fp16 window is built for E4M3 weights");
+  static_assert(!kSplitClusters || kSplitK, "the clusters split the kSplitK tiles");
   using Smem = StreamGemmSmem<kMPad, kCodes, kSplitK>;
   // The launcher interleaves halves (StreamSchedule::interleave_halves) for these instances
   // only; the others run each work item's stages one after another.
@@ -235,7 +246,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         for (int s = 0; s < count; ++s) load_activation(prologue_m[s], prologue_ks[s], s);
       };
       RingIndex<Cfg::kStages> st;
-      walk_work<kInterleaves, kSplitK>(sched, cta, ctas, [&](const StreamWork& work) {
+      walk_work<kInterleaves, kSplitK, kSplitClusters>(sched, cta, ctas, [&](const StreamWork& work) {
         const StreamTile tile = sched.coord(work.tile);
 #if MXGEMM_TRACE_ON
         if (issued == 0) MXGEMM_TRACE_SET(kTrWorkReady, MXGEMM_TRACE_NOW());
@@ -291,8 +302,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   const int q = lane & 3;
   const float alpha = __ldg(p.out.alpha) * p.alpha_scale;  // (exact: a power of two)
   // kSplitK: this warpgroup's 128-K part of each ring stage (run_mainloop has where the part
-  // lies in a stage). The tile is the CTA's own, tile cta: the launcher gives each CTA one.
+  // lies in a stage). The tile is the CTA's own, tile cta, or with kSplitClusters a range of the
+  // ring stages of tile sched.split_tile(cta).
   const int part = kSplitK ? math_tid / 128 : 0;
+  const int split_tile = kSplitClusters ? sched.split_tile(cta) : cta;
 
   RingIndex<Cfg::kStages> st;
   // The fp32 sum of the promoted partials: in registers, or this thread's column of
@@ -320,7 +333,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   // Within a stage's scale chunks (the codes forms keep two pinned offsets: with one, the
   // 16-row codes kernel spilled 28-40 bytes).
   const std::conditional_t<kCodes, FragmentScaleOffsets, FragmentScaleBase> scale_at(
-      kSplitK ? (cta % 2) * Cfg::kBlockN + w_row : w_row);  // (kSplitK: a 64-row tile is half a chunk)
+      kSplitK ? (split_tile % 2) * Cfg::kBlockN + w_row : w_row);  // (kSplitK: a 64-row tile is half a chunk)
   // This thread's rows met a scale outside the exact window in the current work item
   // (watch_scale_window).
   bool outside_window = false;
@@ -396,14 +409,20 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   // registers; otherwise part 0, the whole stage).
   auto run_mainloop = [&](auto part_c, const StreamWork& work) {
     constexpr int kPart = decltype(part_c)::value;
-    // kSplitK: this warpgroup's local sub-stages (every ring stage's part kPart, up to K; the
-    // launcher takes K of 2048 or more, so every part has some).
+    // kSplitK: this warpgroup's local sub-stages (every ring stage's part kPart, up to K) in the
+    // item's ring stages (all, or kSplitClusters a cluster rank's range; the launcher sees that
+    // every part has some: kSplitKMinK, split_k_ranges_fit), counted from the range's first,
+    // split_base. (The loops run from local sub-stage 0, so that a range costs them no
+    // instruction.)
+    const int split_base = kSplitClusters ? work.ks0 * Cfg::kSubStages : 0;
     const int part_sub_stages = [&] {
       const int k128 = (k_sub_stages + Cfg::kSubStages - 1) / Cfg::kSubStages;  // 128-K stages of K
       const int parts = (k128 - kPart + Cfg::kQuarters - 1) / Cfg::kQuarters;
       const int last = (parts - 1) * Cfg::kQuarters + kPart;
       const int last_subs = k_sub_stages - last * Cfg::kSubStages;
-      return (parts - 1) * Cfg::kSubStages + (last_subs < Cfg::kSubStages ? last_subs : Cfg::kSubStages);
+      const int end = (parts - 1) * Cfg::kSubStages + (last_subs < Cfg::kSubStages ? last_subs : Cfg::kSubStages);
+      if constexpr (kSplitClusters) return (end < work.ks_end * Cfg::kSubStages ? end : work.ks_end * Cfg::kSubStages) - split_base;
+      else return end;
     }();
     constexpr int part_w = kPart * Cfg::kPartBytesW;
     constexpr int part_scales = kPart * kScaleChunkBytes;
@@ -413,14 +432,15 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     // scale 1 (its byte is the chunk's padding). kSplitK: the local index kss has the parity of
     // the sub-stage of K it is (a ring stage's parts are whole 128-K stages), and only the last
     // sub-stage of K can be padded, so a local bound stands for the blocks: that sub-stage's, if
-    // it is this part's, else none. (The local-to-global index a sub-stage cost every split loop
+    // it is this part's, else none (from the range's first sub-stage, split_base, which is
+    // even: the parities stay). (The local-to-global index a sub-stage cost every split loop
     // registers and instructions.)
     const int split_scale_blocks = [&] {
       if constexpr (kSplitK) {
         const int last = (p.scale_cols - 1) / 2;  // the last sub-stage of K
         if (p.scale_cols % 2 == 0 || (last / Cfg::kSubStages) % Cfg::kQuarters != kPart)
           return 0x7FFFFFFF;
-        return 2 * ((last / Cfg::kSubStages / Cfg::kQuarters) * Cfg::kSubStages + last % Cfg::kSubStages) + 1;
+        return 2 * ((last / Cfg::kSubStages / Cfg::kQuarters) * Cfg::kSubStages + last % Cfg::kSubStages - split_base) + 1;
       } else {
         return 0;
       }
@@ -696,10 +716,11 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
       release_previous_stage();
     };
 
+      // (kSplitK: local sub-stages, from 0.)
       if constexpr (kCodes)
-        mainloop_codes(work.ks0, work.ks_end);
+        mainloop_codes(kSplitK ? 0 : work.ks0, work.ks_end);
       else
-        mainloop_values(work.ks0, work.ks_end, kInterleaves ? work.step : 1);
+        mainloop_values(kSplitK ? 0 : work.ks0, work.ks_end, kInterleaves ? work.step : 1);
   };
 
   // ---- fixup of a partial tile (stream-K) ---------------------------------------------------
@@ -854,7 +875,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     return second ? 1 : 0;
   };
 
-  walk_work<kInterleaves, kSplitK>(sched, cta, ctas, [&](const StreamWork& work) {
+  walk_work<kInterleaves, kSplitK, kSplitClusters>(sched, cta, ctas, [&](const StreamWork& work) {
     const StreamTile tile = sched.coord(work.tile);
     outside_window = false;
     outside_bits = 0;
@@ -902,19 +923,42 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
           *reinterpret_cast<float4*>(buf + at(part, r)) = make_float4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]);
       }
       ptx::named_barrier_sync(1, Cfg::kMathThreads);
-      // (A warp-vote test: a return ptxas sees as divergent would take the loops of the next
-      // work item out of the uniform datapath: 296 -> 350 SASS a 32-row loop.)
-      if (__all_sync(0xFFFFFFFFu, part != 0)) return;
+      auto add_other_parts = [&] {
 #pragma unroll
-      for (int from = 1; from < Cfg::kQuarters; ++from) {
+        for (int from = 1; from < Cfg::kQuarters; ++from) {
 #pragma unroll
-        for (int r = 0; r < Cfg::kAccRegs; r += 4) {
-          const float4 v = *reinterpret_cast<const float4*>(buf + at(from, r));
-          sum[r] += v.x;
-          sum[r + 1] += v.y;
-          sum[r + 2] += v.z;
-          sum[r + 3] += v.w;
+          for (int r = 0; r < Cfg::kAccRegs; r += 4) {
+            const float4 v = *reinterpret_cast<const float4*>(buf + at(from, r));
+            sum[r] += v.x;
+            sum[r + 1] += v.y;
+            sum[r + 2] += v.z;
+            sum[r + 3] += v.w;
+          }
         }
+      };
+      if constexpr (kSplitClusters) {
+        // A cluster's CTAs each hold their range's sum: warpgroup 0 leaves it in the activation
+        // stages (every wgmma on them is complete: the barrier above), and all of the cluster's
+        // math threads add the CTAs' sums and store the tile (split_cluster_store).
+        float* tile_sum = reinterpret_cast<float*>(smem.x[0]);
+        static_assert(128 * Cfg::kAccRegs * 4 <= Cfg::kStages * Cfg::kRingBytesX, "a tile's sum fits the activation stages");
+        if (__all_sync(0xFFFFFFFFu, part == 0)) {
+          add_other_parts();
+#pragma unroll
+          for (int r = 0; r < Cfg::kAccRegs; r += 4)
+            *reinterpret_cast<float4*>(tile_sum + ((r / 4) * 128 + math_tid) * 4) =
+                make_float4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]);
+        }
+        const bool cluster_exact = split_cluster_store<Cfg::kAccRegs>(p, tile_sum, &smem.split_exact, exact, alpha, m0,
+                                                                      tile.n * Cfg::kBlockN, math_tid, Cfg::kMathThreads);
+        if (cluster_exact && math_tid == 0 && sched.split_rank(cta) == 0)
+          p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + smem.exact_count++] = work.tile;
+        return;
+      } else {
+        // (A warp-vote test: a return ptxas sees as divergent would take the loops of the next
+        // work item out of the uniform datapath: 296 -> 350 SASS a 32-row loop.)
+        if (__all_sync(0xFFFFFFFFu, part != 0)) return;
+        add_other_parts();
       }
     }
     // A partial tile is stored by the last of its CTAs, once it has summed the partials (or,

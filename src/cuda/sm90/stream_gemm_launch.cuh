@@ -13,11 +13,19 @@
 
 namespace mxgemm::sm90 {
 
-template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX, bool kSplitK, bool kF16X = false>
-void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
-                            const StreamGemmParams& p, cudaStream_t stream) {
+// The K-split clusters' instances (stream_gemm_kernel.cuh's kSplitClusters), for the launches
+// of sched.k_split > 1: instantiated in stream_gemm_split_clusters_*.cu, so that they build in
+// parallel with the one-tile-a-CTA ones.
+template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX, bool kF16X>
+void launch_split_clusters(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
+                           const StreamGemmParams& p, cudaStream_t stream);
+
+template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX, bool kSplitK, bool kF16X = false,
+          bool kSplitClusters = false>
+void launch_stream_grid(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
+                        const StreamGemmParams& p, cudaStream_t stream) {
   using Cfg = StreamGemmConfig<kMPad, kCodes, kSplitK>;
-  auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW, kCodes, kPermutedX, kSplitK, kF16X>;
+  auto* kernel = &stream_gemm_sm90_kernel<kMPad, kElemW, kCodes, kPermutedX, kSplitK, kF16X, kSplitClusters>;
   // Once per device and instantiation (the attribute is per device).
   static std::atomic<std::uint64_t> configured{0};
   cuda::once_per_device(configured, [&] {
@@ -44,7 +52,7 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   attr[1].id = cudaLaunchAttributeClusterDimension;
-  attr[1].val.clusterDim.x = 2;
+  attr[1].val.clusterDim.x = p.sched.k_split > 1 ? p.sched.k_split : 2;  // K-split clusters, or paired halves
   attr[1].val.clusterDim.y = 1;
   attr[1].val.clusterDim.z = 1;
   config.attrs = attr;
@@ -64,7 +72,11 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
     });
     q.sched.paired = 2 * max_clusters.load() >= q.sched.ctas;
   }
-  config.numAttrs = q.sched.paired ? 2 : 1;
+  // K-split clusters (kSplitK with sched.k_split > 1) exchange their sums through distributed
+  // shared memory: a cluster is required. The clusters are independent of one another (a
+  // cluster that found no room would wait for the SMs of others; the launcher picks a size
+  // whose clusters all fit at once: split_k_cluster_ctas).
+  config.numAttrs = q.sched.paired || q.sched.k_split > 1 ? 2 : 1;
 #ifdef MXGEMM_STREAM_TRACE
   const bool trace = std::getenv("MXGEMM_TRACE") != nullptr;  // (each CTA clears its row)
 #endif
@@ -83,6 +95,18 @@ void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, 
     config.numAttrs = 1;  // (no clusters: a split reduction is never paired)
     MXGEMM_CUDA_CHECK(cudaLaunchKernelEx(&config, &stream_reduce_sm90_kernel<kMPad, kCodes>, p));
   }
+}
+
+template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX, bool kSplitK, bool kF16X = false>
+void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
+                            const StreamGemmParams& p, cudaStream_t stream) {
+  if constexpr (kSplitK) {
+    if (p.sched.k_split > 1) {
+      launch_split_clusters<kMPad, kElemW, kCodes, kPermutedX, kF16X>(tma_w, tma_x, tma_sx, p, stream);
+      return;
+    }
+  }
+  launch_stream_grid<kMPad, kElemW, kCodes, kPermutedX, kSplitK, kF16X>(tma_w, tma_x, tma_sx, p, stream);
 }
 
 template <int kMPad, bool kCodes, bool kPermutedX, bool kSplitK>

@@ -8,6 +8,7 @@
 
 #include "core/check.hpp"
 #include "core/kernel_override.hpp"
+#include "cuda/common/cluster_occupancy.hpp"
 #include "cuda/common/device_sms.hpp"
 #include "cuda/common/tensor_map.hpp"
 #include "cuda/common/workspace.hpp"
@@ -66,8 +67,10 @@ unsigned int next_exact_generation() {
 // sx[blk * sx_stride + row] (the codes form, kCodes); the MXFP8 pre-passes and the codes form's
 // BF16 one also mark the rows that need the exact path (marks). Not called when the launch
 // reads its activation in place (x_direct).
+// split_ctas (kSplitK): the CTAs each tile's K is split among, a cluster (1: one tile a CTA).
 template <int kMPad, bool kCodes, bool kPermutedX, bool kSplitK, typename Prepass>
-void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream) {
+void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream,
+                     int split_ctas = 1) {
   using Cfg = StreamGemmConfig<kMPad, kCodes, kSplitK>;
   const bool direct = !kCodes && l.x_direct != nullptr;  // codes come from the pre-pass only
   StreamGemmParams p{};
@@ -88,7 +91,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   // alpha takes out; an MXFP8 one's, each row's power of two (x_row_scale), which takes it too.
   const bool f16_values = runs_f16_values<kCodes, kPermutedX>(l.x_exact.dtype, b.data.dtype);
   const bool row_scaled = f16_values && kPermutedX;
-  p.sched = kSplitK ? StreamSchedule::one_tile_per_cta(static_cast<int>(tiles_n), static_cast<int>(k_stages))
+  p.sched = kSplitK ? StreamSchedule::one_tile_per_cta(static_cast<int>(tiles_n), static_cast<int>(k_stages), split_ctas)
                     : StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n),
                                            static_cast<int>(k_stages), sms,
                                            stream_max_imbalance(kCodes, f16_values, kMPad));
@@ -172,13 +175,39 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
 // The four-warpgroup widths split K among their warpgroups where that schedule fits
 // (split_k_fills; detail::StreamSplitK for tests), one activation tile and K >= kSplitKMinK.
 // On the H200, same run (session 22, bench/results/s22/): see docs/streaming-kernel.md.
+}  // namespace
+
+// The split kernels hold one CTA an SM (their shared memory), so their clusters fit the device
+// as the 32-row values form's do.
+int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, bool any_fill) {
+  using Cfg = StreamGemmConfig<32, false, true>;
+  static_assert(Cfg::kSmemBytes > 114 * 1024 && StreamGemmConfig<8, true, true>::kSmemBytes > 114 * 1024,
+                "one CTA an SM");
+  return split_k_cluster_ctas(
+      n, k, cuda::current_device_sms(),
+      [](int c) { return cuda::max_active_clusters(c, Cfg::kThreads, Cfg::kSmemBytes); }, any_fill);
+}
+
+namespace {
+
+// Where the tiles alone are too few, each tile's K is split among a cluster of CTAs too
+// (split_k_cluster_ctas): see docs/streaming-kernel.md, session 36.
 template <int kMPad, bool kCodes, bool kPermutedX = false, typename Prepass>
 void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream) {
   if constexpr (StreamGemmConfig<kMPad, kCodes>::kMathWarpgroups == 4) {
     const detail::StreamSplitK mode = detail::stream_split_k();
+    const int sms = cuda::current_device_sms();
     if (mode != detail::StreamSplitK::Never && l.m <= kMPad && b.data.cols >= kSplitKMinK) {
-      if (mode == detail::StreamSplitK::Always || split_k_fills(b.data.rows, cuda::current_device_sms())) {
+      if (mode == detail::StreamSplitK::Always ||
+          (mode == detail::StreamSplitK::Auto && split_k_fills(b.data.rows, sms))) {
         launch_schedule<kMPad, kCodes, kPermutedX, true>(l, b, prepass, stream);
+        return;
+      }
+    }
+    if ((mode == detail::StreamSplitK::Auto || mode == detail::StreamSplitK::Clusters) && l.m <= kMPad) {
+      const int ctas = split_k_cluster_ctas_on_device(b.data.rows, b.data.cols, mode == detail::StreamSplitK::Clusters);
+      if (ctas > 1) {
+        launch_schedule<kMPad, kCodes, kPermutedX, true>(l, b, prepass, stream, ctas);
         return;
       }
     }

@@ -34,13 +34,6 @@ constexpr int kReduceVec = 4;
 template <int kMPad, bool kCodes>
 constexpr int kReduceSlices = StreamGemmConfig<kMPad, kCodes>::kBlockN * kMPad / (kReduceVec * kReduceThreads);
 
-template <typename T>
-__device__ __forceinline__ void reduce_store(const TransposedOutput& out, float alpha, float v, int m, int n) {
-  const bool has_bias = out.bias != nullptr;
-  static_cast<T*>(out.d)[static_cast<std::int64_t>(m) * out.ldd + n] =
-      convert_out<T>(out_value(alpha, v, has_bias, has_bias ? bias_at(out, n) : 0.0f));
-}
-
 // blockIdx.y: the stream-K tile; blockIdx.x: its slice of kReduceThreads groups of 4
 // elements (the launch covers the tile). A partial tile is laid out as the streaming kernel's
 // math threads hold it: element r * kMathThreads + math thread, r their accumulator register.
@@ -95,12 +88,7 @@ __global__ void __launch_bounds__(kReduceThreads)
     const AccCoord at = acc_coord(r, math_tid % 32);
     const int m = m0 + at.col, n = n0 + Cfg::warp_row0(math_tid) + at.row;
     if (m >= p.m || n >= p.n) continue;
-    if (p.x_row_scale != nullptr) sum[j] *= p.x_row_scale[m];  // (scale_activation_rows)
-    switch (p.out.d_dtype) {
-      case DType::FP32: reduce_store<float>(p.out, alpha, sum[j], m, n); break;
-      case DType::BF16: reduce_store<__nv_bfloat16>(p.out, alpha, sum[j], m, n); break;
-      default: reduce_store<__half>(p.out, alpha, sum[j], m, n); break;
-    }
+    store_summed_element(p, alpha, sum[j], m, n);
   }
 #else
   // Built for another architecture: the launcher only dispatches here on sm_90a.

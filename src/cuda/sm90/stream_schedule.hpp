@@ -114,6 +114,45 @@ inline bool split_k_fills(std::int64_t n, int sms) {
   const std::int64_t tiles = (n + kSplitKRowsPerTile - 1) / kSplitKRowsPerTile;
   return tiles <= sms && tiles * 10 >= static_cast<std::int64_t>(sms) * 9;
 }
+// Where the 64-row tiles are too few to fill the SMs (N = 1024..4096 on 132), each tile's K is
+// split among a cluster of CTAs as well, in equal ranges of ring stages, one a CTA: the
+// cluster's CTAs sum their tile through distributed shared memory (stream_gemm_kernel.cuh), so
+// no partial goes through L2 and no second kernel runs (the split reduction's second kernel
+// cost 2.7-5.6 us on these shapes, bench/results/s35/b2). At most 8 CTAs a cluster (the
+// portable size), and only as many clusters as the device runs at once: a cluster's CTAs share
+// a GPC, and the H200 runs 66 clusters of 2 but 30 of 4 and 15 of 8 (bench/results/s36/b1);
+// one cluster left for a second wave cost more than the split saves (32 x 1024 x 4096 in 16
+// clusters of 8: 21.0 us against 14.9 for the split reduction).
+constexpr int kSplitKMaxClusterCtas = 8;
+// The clusters run where their CTAs fill this share of the SMs (see docs/streaming-kernel.md,
+// session 36).
+constexpr double kSplitKClusterMinFill = 0.70;
+// CTA `rank`'s first ring stage of a tile of `stages` ring stages split among `ctas` CTAs.
+MXGEMM_HOST_DEVICE constexpr int split_k_range_begin(int rank, int stages, int ctas) { return rank * stages / ctas; }
+// Whether every CTA's range gives each of the four warpgroups some K: the last range, if it is
+// one ring stage, must reach the stage's last 128-K part.
+constexpr bool split_k_ranges_fit(std::int64_t k, int ctas) {
+  const std::int64_t stages = split_k_ring_stages(k);
+  if (ctas < 1 || stages < ctas) return false;
+  const std::int64_t last = stages - split_k_range_begin(ctas - 1, static_cast<int>(stages), ctas);
+  constexpr std::int64_t kRingK = kSplitKParts * 2 * kStreamSubStageK;
+  return last >= 2 || k - (stages - 1) * kRingK > (kSplitKParts - 1) * 2 * kStreamSubStageK;
+}
+// The CTAs a tile's K is split among (a cluster of 2..kSplitKMaxClusterCtas), or 1 where the
+// clusters do not apply. The most CTAs that the SMs hold with all the tiles' clusters at once
+// (max_clusters(c): clusters of c CTAs the device runs at once) and whose ranges all have K
+// for every warpgroup; 1 where the tiles alone fill half the SMs or more, or where the
+// clusters' CTAs fill less than kSplitKClusterMinFill of them (unless `any_fill`: tests force
+// the clusters wherever they can run).
+template <typename MaxClusters>
+int split_k_cluster_ctas(std::int64_t n, std::int64_t k, int sms, const MaxClusters& max_clusters, bool any_fill = false) {
+  const std::int64_t tiles = (n + kSplitKRowsPerTile - 1) / kSplitKRowsPerTile;
+  if (tiles * 2 > sms) return 1;
+  int ctas = static_cast<int>(sms / tiles < kSplitKMaxClusterCtas ? sms / tiles : kSplitKMaxClusterCtas);
+  while (ctas >= 2 && (!split_k_ranges_fit(k, ctas) || tiles > max_clusters(ctas))) --ctas;
+  if (ctas < 2 || (!any_fill && static_cast<double>(tiles * ctas) < kSplitKClusterMinFill * sms)) return 1;
+  return ctas;
+}
 
 struct StreamTile {
   int m, n;  // activation tile (kMPad rows), weight tile (kBlockN rows)
@@ -141,6 +180,9 @@ struct StreamSchedule {
   // (stream_gemm_kernel.cuh; the launcher sets it where the device fits all those clusters at
   // once).
   bool paired = false;
+  // The kSplitK schedule (one_tile_per_cta): the CTAs a tile's K is split among, a cluster of
+  // that many (split_k_cluster_ctas), each with a range of the ring stages; 1: one CTA a tile.
+  int k_split = 1;
 
   MXGEMM_HOST_DEVICE int tiles() const { return tiles_m * tiles_n; }
 
@@ -191,10 +233,17 @@ struct StreamSchedule {
     return interleaved && dp_tiles == 0 && ctas == 2 * stream_tiles();
   }
 
-  // Whole tiles of one activation tile, one a CTA (tile c on CTA c): the kSplitK schedule.
-  static StreamSchedule one_tile_per_cta(int tiles_n, int k_stages) {
-    return StreamSchedule{1, tiles_n, k_stages, tiles_n, 0, tiles_n, false, 1, 0};
+  // Whole tiles of one activation tile, one a CTA (tile c on CTA c): the kSplitK schedule;
+  // with split_ctas > 1 each tile's ring stages in that many ranges (tile c / split_ctas, range
+  // c % split_ctas: a cluster's CTAs are consecutive).
+  static StreamSchedule one_tile_per_cta(int tiles_n, int k_stages, int split_ctas = 1) {
+    StreamSchedule s{1, tiles_n, k_stages, tiles_n, 0, tiles_n * split_ctas, false, 1, 0};
+    s.k_split = split_ctas;
+    return s;
   }
+  // Of the kSplitK schedule: CTA cta's tile, and its rank in the tile's cluster.
+  MXGEMM_HOST_DEVICE int split_tile(int cta) const { return k_split == 1 ? cta : cta / k_split; }
+  MXGEMM_HOST_DEVICE int split_rank(int cta) const { return cta - split_tile(cta) * k_split; }
 
   // One CTA per SM, fewer when the work is short. max_imbalance: set_phase_chunk's limit.
   static StreamSchedule make(int tiles_m, int tiles_n, int k_stages, int sms,
@@ -320,10 +369,16 @@ MXGEMM_HOST_DEVICE void for_each_work(const StreamSchedule& s, int cta, int ctas
 }
 
 // for_each_work, or for the kSplitK schedule (one_tile_per_cta) its one item, tile `cta` over
-// the whole K, without the walk's loop state (the split's loops need those registers).
-template <bool kInterleave, bool kOneTilePerCta, typename F>
+// the whole K or (kClusterRanges: k_split > 1) its cluster rank's range of its tile, without
+// the walk's loop state (the split's loops need those registers).
+template <bool kInterleave, bool kOneTilePerCta, bool kClusterRanges = false, typename F>
 MXGEMM_HOST_DEVICE void walk_work(const StreamSchedule& s, int cta, int ctas, F&& f) {
-  if constexpr (kOneTilePerCta) {
+  if constexpr (kOneTilePerCta && kClusterRanges) {
+    const int tile = s.split_tile(cta), rank = cta - tile * s.k_split;
+    if (tile < s.dp_tiles)
+      f(StreamWork{tile, -1, split_k_range_begin(rank, s.k_stages, s.k_split),
+                   split_k_range_begin(rank + 1, s.k_stages, s.k_split), 1});
+  } else if constexpr (kOneTilePerCta) {
     if (cta < s.dp_tiles) f(StreamWork{cta, -1, 0, s.k_stages, 1});
   } else {
     for_each_work<kInterleave>(s, cta, ctas, f);
