@@ -44,9 +44,11 @@ TEST(SkinnyCrossover, PicksTheKernelMeasuredFaster) {
       {8, 1024, 8192, true, true},
       {1, 14336, 4096, true, false},
       {8, 8192, 8192, true, false},
-      // BF16, 9..16 rows: up to 8 MB.
-      {9, 1024, 8192, true, true},
+      // BF16, 9..16 rows: up to 4 MB.
+      {9, 1024, 4096, true, true},
       {16, 1024, 4096, true, true},
+      {9, 1024, 8192, true, false},
+      {16, 2048, 4096, true, false},
       {12, 4096, 4096, true, false},
       {16, 4096, 8192, true, false},
       // Beyond the skinny kernel's 16 rows.

@@ -31,12 +31,15 @@ constexpr std::int64_t kSkinnyMaxWeightElemsFewRows = std::int64_t{1} << 27;
 constexpr std::int64_t kSkinnyMaxWeightElems = std::int64_t{1} << 25;
 constexpr std::int64_t kSkinnyAnyWeightM = 8;
 constexpr std::int64_t kSkinnyMaxWeightOnlyM = 8;
-// 9..16 BF16 rows on weights of at most 2^23 elements (8 MB) are faster on the skinny kernel
-// too: on the H200, same call, two rounds (session 35, bench/results/s35/b1 and b2), weight-only
-// 9..16 x 1024 x 4096 13.7-14.1 -> 12.4-12.8 us, x 2048 x 4096 14.5-14.8 -> 13.1-13.4, x 1024 x
-// 8192 14.8-15.1 -> 14.6-15.0; at 4096^2 (2^24) the streaming kernel stayed faster (17.5-17.8
-// against 17.9-18.3), and at 2048 x 8192 level (17.2-17.7 either way).
-constexpr std::int64_t kSkinnyMaxWeightElemsWeightOnlyRows16 = std::int64_t{1} << 23;
+// 9..16 BF16 rows on weights of at most 2^22 elements (4 MB) are faster on the skinny kernel
+// too. On the H200 (session 35, bench/results/s35/b1 and b2, same call, two rounds) it beat the
+// streaming kernel's split reduction up to 2^23 elements: weight-only 9..16 x 1024 x 4096
+// 13.7-14.1 -> 12.4-12.8 us, x 2048 x 4096 14.5-14.8 -> 13.1-13.4, x 1024 x 8192 14.8-15.1 ->
+// 14.6-15.0. Since the streaming kernel splits those tiles' K in clusters (session 36,
+// bench/results/s36/b4, the streaming kernel in the comparison column, which runs warmer and
+// reads slower), 9 / 12 / 16 x 1024 x 8192 run there in 13.7-13.8 us against the skinny
+// kernel's 14.8-14.9, x 2048 x 4096 in 13.1-13.3 against 13.3-13.4; x 1024 x 4096 level (12.6-12.8).
+constexpr std::int64_t kSkinnyMaxWeightElemsWeightOnlyRows16 = std::int64_t{1} << 22;
 
 // Whether the skinny kernel can run a GEMM of m activation rows against an n x k weight: at
 // most kSkinnyMaxM rows, and fewer than 2^31 work units (skinny_schedule.hpp).
