@@ -151,9 +151,9 @@ TEST(GpuStreamGemm, SplitKInClustersMatchesReference) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   const int sms = device_sms();
-  if (sm90::split_k_cluster_ctas_on_device(520, 4112, true) != 8 || sm90::split_k_cluster_ctas_on_device(136, 3600, true) != 7)
+  if (sm90::split_k_cluster_ctas_on_device(520, 4112, sms, true) != 8 || sm90::split_k_cluster_ctas_on_device(136, 3600, sms, true) != 7)
     GTEST_SKIP() << "the cluster sizes below are picked for the H200's 132 SMs, not " << sms;
-  EXPECT_EQ(sm90::split_k_cluster_ctas_on_device(4000, 1040, true), 2);
+  EXPECT_EQ(sm90::split_k_cluster_ctas_on_device(4000, 1040, sms, true), 2);
   expect_split_k_matches_reference(detail::StreamSplitK::Clusters, {136, 1000, 4000}, {1040, 2048, 3600, 4112});
 }
 
@@ -194,7 +194,7 @@ TEST(GpuStreamGemm, SplitKIsTakenWhereItsTilesFillTheSms) {
   const std::int64_t n = (sms * 64 + 63) / 64 * 64 - 40, k = 2048;  // ceil(n / 64) == sms tiles
   ASSERT_TRUE(sm90::split_k_fills(n, sms));
   const std::int64_t n_clusters = 1000;  // 16 tiles: in clusters of 6 on the H200
-  const bool clusters_fill = sm90::split_k_cluster_ctas_on_device(n_clusters, 4096, false) > 1;
+  const bool clusters_fill = sm90::split_k_cluster_ctas_on_device(n_clusters, 4096, sms, false) > 1;
   std::mt19937 rng = fresh_rng();
   for (const std::int64_t m : {12, 24})
     for (const std::array<std::int64_t, 2> nk : {std::array<std::int64_t, 2>{n, k}, {n_clusters, 4096}}) {

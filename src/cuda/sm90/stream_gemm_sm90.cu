@@ -171,27 +171,25 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   launch_stream_kernel<kMPad, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, b.data.dtype, f16_values, stream);
 }
 
-
-// The four-warpgroup widths split K among their warpgroups where that schedule fits
-// (split_k_fills; detail::StreamSplitK for tests), one activation tile and K >= kSplitKMinK.
-// On the H200, same run (session 22, bench/results/s22/): see docs/streaming-kernel.md.
 }  // namespace
 
-// The split kernels hold one CTA an SM (their shared memory), so their clusters fit the device
-// as the 32-row values form's do.
-int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, bool any_fill) {
+// The split kernels hold one CTA an SM (more than half an SM's 228 KB of shared memory), so
+// their clusters fit the device as the 32-row values form's do.
+int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, int sms, bool any_fill) {
   using Cfg = StreamGemmConfig<32, false, true>;
   static_assert(Cfg::kSmemBytes > 114 * 1024 && StreamGemmConfig<8, true, true>::kSmemBytes > 114 * 1024,
                 "one CTA an SM");
   return split_k_cluster_ctas(
-      n, k, cuda::current_device_sms(),
-      [](int c) { return cuda::max_active_clusters(c, Cfg::kThreads, Cfg::kSmemBytes); }, any_fill);
+      n, k, sms, [](int c) { return cuda::max_active_clusters(c, Cfg::kThreads, Cfg::kSmemBytes); }, any_fill);
 }
 
 namespace {
 
-// Where the tiles alone are too few, each tile's K is split among a cluster of CTAs too
-// (split_k_cluster_ctas): see docs/streaming-kernel.md, session 36.
+// The four-warpgroup widths split K among their warpgroups where that schedule fits
+// (split_k_fills; detail::StreamSplitK for tests), one activation tile and K >= kSplitKMinK.
+// On the H200, same run (session 22, bench/results/s22/): see docs/streaming-kernel.md. Where
+// the tiles alone are too few, each tile's K is split among a cluster of CTAs too
+// (split_k_cluster_ctas): docs/streaming-kernel.md, session 36.
 template <int kMPad, bool kCodes, bool kPermutedX = false, typename Prepass>
 void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream) {
   if constexpr (StreamGemmConfig<kMPad, kCodes>::kMathWarpgroups == 4) {
@@ -205,7 +203,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
       }
     }
     if ((mode == detail::StreamSplitK::Auto || mode == detail::StreamSplitK::Clusters) && l.m <= kMPad) {
-      const int ctas = split_k_cluster_ctas_on_device(b.data.rows, b.data.cols, mode == detail::StreamSplitK::Clusters);
+      const int ctas = split_k_cluster_ctas_on_device(b.data.rows, b.data.cols, sms, mode == detail::StreamSplitK::Clusters);
       if (ctas > 1) {
         launch_schedule<kMPad, kCodes, kPermutedX, true>(l, b, prepass, stream, ctas);
         return;

@@ -49,10 +49,10 @@ bool runs_f16_values(DType x_dtype, DType w_dtype) {
 // form, on a device of `sms` SMs: the rule measured on the H200 (stream_gemm_sm90.cu).
 bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms);
 
-// The CTAs each 64-row tile's K is split among, in clusters, on the current device, for an N x
-// K weight (split_k_cluster_ctas with the device's cluster occupancy; 1: no clusters).
-// any_fill: wherever the clusters can run (detail::StreamSplitK::Clusters).
-int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, bool any_fill);
+// The CTAs each 64-row tile's K is split among, in clusters, on the current device (of `sms`
+// SMs), for an N x K weight (split_k_cluster_ctas with the device's cluster occupancy; 1: no
+// clusters). any_fill: wherever the clusters can run (detail::StreamSplitK::Clusters).
+int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, int sms, bool any_fill);
 
 template <int kMPad, bool kCodes, bool kPermutedX = false, bool kSplitK = false>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,

@@ -374,7 +374,7 @@ MXGEMM_HOST_DEVICE void for_each_work(const StreamSchedule& s, int cta, int ctas
 template <bool kInterleave, bool kOneTilePerCta, bool kClusterRanges = false, typename F>
 MXGEMM_HOST_DEVICE void walk_work(const StreamSchedule& s, int cta, int ctas, F&& f) {
   if constexpr (kOneTilePerCta && kClusterRanges) {
-    const int tile = s.split_tile(cta), rank = cta - tile * s.k_split;
+    const int tile = s.split_tile(cta), rank = cta - tile * s.k_split;  // (split_rank, from the tile)
     if (tile < s.dp_tiles)
       f(StreamWork{tile, -1, split_k_range_begin(rank, s.k_stages, s.k_split),
                    split_k_range_begin(rank + 1, s.k_stages, s.k_split), 1});
