@@ -328,6 +328,34 @@ TEST(StreamSchedule, SplitKClusterRangesCoverEveryStageOnce) {
     }
 }
 
+// 33..64 rows' 128-row tiles in clusters (wide_cluster_ctas): the same rule over 128-K stages,
+// every range at least 4 of them, 45% of the SMs: on the H200 N = 1024 in clusters of 8 (64
+// CTAs), 2048 of 6, 3072 of 4, 4096 of 3 (96); none where the tiles alone fill half the SMs.
+TEST(StreamSchedule, WideClustersFillTheSms) {
+  auto h200 = [](int c) {
+    constexpr int kClusters[] = {0, 132, 66, 39, 30, 22, 17, 15, 15};
+    return kClusters[c];
+  };
+  const auto stages = [](std::int64_t k) { return stream_k_stages(k, 64, false); };
+  EXPECT_EQ(stages(8192), 64);
+  EXPECT_EQ(wide_cluster_ctas(1024, stages(8192), 132, h200), 8);
+  EXPECT_EQ(wide_cluster_ctas(1024, stages(4096), 132, h200), 8);  // 32 stages: 4 a CTA
+  EXPECT_EQ(wide_cluster_ctas(2048, stages(8192), 132, h200), 6);  // 16 tiles: 17 clusters of 6
+  EXPECT_EQ(wide_cluster_ctas(3072, stages(8192), 132, h200), 4);  // 24: 30 of 4
+  EXPECT_EQ(wide_cluster_ctas(4096, stages(4096), 132, h200), 3);  // 32: 39 of 3
+  // 64 tiles in pairs (the launcher asks only where the split reduction would run, which at
+  // N = 8192 it does not); 67 tiles and more fill half the SMs alone.
+  EXPECT_EQ(wide_cluster_ctas(8192, stages(8192), 132, h200), 2);
+  EXPECT_EQ(wide_cluster_ctas(8576, stages(8192), 132, h200), 1);
+  EXPECT_EQ(wide_cluster_ctas(28672, stages(8192), 132, h200), 1);
+  EXPECT_EQ(wide_cluster_ctas(1024, stages(2048), 132, h200), 1);  // 16 stages: 4 a tile, 24%
+  EXPECT_EQ(wide_cluster_ctas(1024, stages(2048), 132, h200, true), 4);
+  EXPECT_EQ(wide_cluster_ctas(512, stages(8192), 132, h200), 1);   // 4 tiles x 8: 24%
+  EXPECT_EQ(wide_cluster_ctas(512, stages(8192), 132, h200, true), 8);
+  EXPECT_EQ(wide_cluster_ctas(1000, stages(1040), 132, h200, true), 2);  // 9 stages
+  EXPECT_EQ(wide_cluster_ctas(1000, stages(896), 132, h200, true), 1);   // 7: no two ranges of 4
+}
+
 // One chain of unpromoted tensor-core accumulation: 8192 K for BF16 out, 2048 for FP32 and
 // FP16 (measured, sessions 23 and 24), each a whole number of the 256-row tiles' 64-K stages and of the
 // 128-row tiles' 512-K promotion groups. 256-row tiles above 128 rows for BF16 and FP32 out at any

@@ -92,12 +92,16 @@ HostMxOperand long_k_operand(std::int64_t rows, std::int64_t k, bool same_sign, 
 // `ns` x `ks`. Against the reference, BF16 out too, bitwise the same run to run; NaN scales
 // and codes where they feed; and for the forms that watch the weight (M = 5, 30), tiny weight
 // blocks (scale bytes 0..10) through the exact path: every FP32 output the reference's.
+// ms: the activation rows (the wide clusters: 33..64); e5m2: E5M2 activations too (the bf16
+// values form, where E4M3 ones take the fp16 one) with an E4M3 weight at N = 1000, else E5M2,
+// FP16 out with them.
 void expect_split_k_matches_reference(detail::StreamSplitK mode, std::initializer_list<std::int64_t> ns,
-                                      std::initializer_list<std::int64_t> ks) {
+                                      std::initializer_list<std::int64_t> ks,
+                                      std::initializer_list<std::int64_t> ms = {5, 13, 30}, bool e5m2 = false) {
   const detail::ScopedStreamSplitK split(mode);
   const char* name = mode == detail::StreamSplitK::Clusters ? "split K in clusters, " : "split K, ";
   std::mt19937 rng = fresh_rng();
-  for (const std::int64_t m : {5, 13, 30})
+  for (const std::int64_t m : ms)
     for (const std::int64_t n : ns)
       for (const std::int64_t k : ks) {
         const std::string what = name + shape_name(m, n, k);
@@ -109,8 +113,18 @@ void expect_split_k_matches_reference(detail::StreamSplitK mode, std::initialize
         expect_matches_reference(a, b, g, 0.75f, what);
         EXPECT_EQ(g.out.bytes, run_gpu(a, b, DType::FP32, 0.75f, 0, kStreaming).out.bytes) << what << ": a second run differs";
         expect_matches_reference(a, b, run_gpu(a, b, DType::BF16, 0.75f, 0, kStreaming), 0.75f, what + ", BF16 out");
+        if (!e5m2) continue;
+        MxOptions o5, ow;
+        o5.dtype = DType::E5M2;
+        ow.dtype = n == 1000 ? DType::E4M3 : DType::E5M2;
+        const HostMxOperand a5 = random_mx_operand(m, k, rng, o5);
+        const HostMxOperand b5 = random_mx_operand(n, k, rng, ow);
+        const GpuResult g5 = run_gpu(a5, b5, DType::FP16, 0.75f, 0, kStreaming);
+        EXPECT_TRUE(g5.guards_intact && g5.gap_untouched) << what << " E5M2: written outside the output";
+        EXPECT_EQ(g5.unwritten, 0) << what << " E5M2: outputs left unwritten";
+        expect_matches_reference(a5, b5, g5, 0.75f, what + ", E5M2, FP16 out");
       }
-  for (const std::int64_t m : {5, 13, 30}) {
+  for (const std::int64_t m : ms) {
     const std::int64_t n = 520, k = 4112;
     HostMxOperand a = random_mx_operand(m, k, rng);
     HostMxOperand b = random_mx_operand(n, k, rng);
@@ -155,6 +169,25 @@ TEST(GpuStreamGemm, SplitKInClustersMatchesReference) {
     GTEST_SKIP() << "the cluster sizes below are picked for the H200's 132 SMs, not " << sms;
   EXPECT_EQ(sm90::split_k_cluster_ctas_on_device(4000, 1040, sms, true), 2);
   expect_split_k_matches_reference(detail::StreamSplitK::Clusters, {136, 1000, 4000}, {1040, 2048, 3600, 4112});
+}
+
+// 33..64 rows (the two-warpgroup values form, 128-row tiles) in clusters (wide_cluster_ctas,
+// forced): N = 136 (2 tiles), 1000 (8, a part tile) and 4000 (32); K = 1040 (9 stages of 128 K:
+// clusters of 2, ranges of 4 and 5, the last one 16 K), 2048 (16: up to 4 CTAs) and 4112 (33,
+// K % 32 == 16: up to 8). M = 33 (one row past 32), 50, 64; E4M3 (the fp16 values form) and E5M2
+// (the bf16 one), FP32, BF16 and FP16 out; NaN and tiny weight blocks on 520 x 4112 (5 tiles of
+// 8 CTAs).
+TEST(GpuStreamGemm, WideTilesInClustersMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  const int sms = device_sms();
+  const auto stages = [](std::int64_t k) { return sm90::stream_k_stages(k, 64, false); };
+  if (sm90::wide_cluster_ctas_on_device(520, stages(4112), sms, true) != 8 ||
+      sm90::wide_cluster_ctas_on_device(4000, stages(2048), sms, true) != 3)
+    GTEST_SKIP() << "the cluster sizes below are picked for the H200's 132 SMs, not " << sms;
+  EXPECT_EQ(sm90::wide_cluster_ctas_on_device(4000, stages(1040), sms, true), 2);
+  expect_split_k_matches_reference(detail::StreamSplitK::Clusters, {136, 1000, 4000}, {1040, 2048, 4112}, {33, 50, 64},
+                                   true);
 }
 
 // The split's values forms promote every 512 K of a warpgroup's part, as the stream-K kernels

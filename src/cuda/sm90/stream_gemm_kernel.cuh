@@ -109,8 +109,9 @@ __device__ __forceinline__ float* promoted_slot(const StreamGemmParams& p, int c
 // wrote as fp16 values at a power of two per row (activation_prepass.cu), which the store
 // takes out again (p.x_row_scale, scale_activation_rows; the split reduction's store too).
 //
-// kSplitClusters (with kSplitK): the K-split clusters (StreamSchedule::k_split > 1), each CTA
-// a range of its tile's ring stages, the cluster's sums added by split_cluster_store. Their own
+// kSplitClusters: the K-split clusters (StreamSchedule::k_split > 1), each CTA a range of its
+// tile's ring stages, the cluster's sums added by split_cluster_store: the kSplitK tiles, and
+// the two-warpgroup values form's (33..64 activation rows on small weights). Their own
 // instances, so that the one-tile-a-CTA ones keep their SASS: with the ranges in them their
 // loops were rescheduled (H200, bench/results/s36/b2: MXFP8 16 x 8192^2 0.5-0.7 us slower in two
 // rounds; b4 reads the separate instances level with main).
@@ -126,7 +127,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   using Mma = std::conditional_t<kCodes || kF16X, ptx::WgmmaF16Rs<kMPad>, ptx::WgmmaBf16Rs<kMPad>>;
   static_assert(!kF16X || !kCodes, "the fp16 values form is a values form");
   static_assert(!kF16X || kElemW == DType::E4M3, "the fp16 window is built for E4M3 weights");
-  static_assert(!kSplitClusters || kSplitK, "the clusters split the kSplitK tiles");
+  static_assert(!kSplitClusters || kSplitK || (!kCodes && Cfg::kMathWarpgroups == 2),
+                "the clusters split the kSplitK tiles and the two-warpgroup values form's");
   using Smem = StreamGemmSmem<kMPad, kCodes, kSplitK>;
   // The launcher interleaves halves (StreamSchedule::interleave_halves) for these instances
   // only; the others run each work item's stages one after another.
@@ -246,7 +248,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         for (int s = 0; s < count; ++s) load_activation(prologue_m[s], prologue_ks[s], s);
       };
       RingIndex<Cfg::kStages> st;
-      walk_work<kInterleaves, kSplitK, kSplitClusters>(sched, cta, ctas, [&](const StreamWork& work) {
+      walk_work<kInterleaves, kSplitK || kSplitClusters, kSplitClusters>(sched, cta, ctas, [&](const StreamWork& work) {
         const StreamTile tile = sched.coord(work.tile);
 #if MXGEMM_TRACE_ON
         if (issued == 0) MXGEMM_TRACE_SET(kTrWorkReady, MXGEMM_TRACE_NOW());
@@ -414,7 +416,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     // every part has some: kSplitKMinK, split_k_ranges_fit), counted from the range's first,
     // split_base. (The loops run from local sub-stage 0, so that a range costs them no
     // instruction.)
-    const int split_base = kSplitClusters ? work.ks0 * Cfg::kSubStages : 0;
+    [[maybe_unused]] const int split_base = kSplitClusters ? work.ks0 * Cfg::kSubStages : 0;
     const int part_sub_stages = [&] {
       const int k128 = (k_sub_stages + Cfg::kSubStages - 1) / Cfg::kSubStages;  // 128-K stages of K
       const int parts = (k128 - kPart + Cfg::kQuarters - 1) / Cfg::kQuarters;
@@ -875,7 +877,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     return second ? 1 : 0;
   };
 
-  walk_work<kInterleaves, kSplitK, kSplitClusters>(sched, cta, ctas, [&](const StreamWork& work) {
+  walk_work<kInterleaves, kSplitK || kSplitClusters, kSplitClusters>(sched, cta, ctas, [&](const StreamWork& work) {
     const StreamTile tile = sched.coord(work.tile);
     outside_window = false;
     outside_bits = 0;
@@ -949,7 +951,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
             *reinterpret_cast<float4*>(tile_sum + ((r / 4) * 128 + math_tid) * 4) =
                 make_float4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]);
         }
-        const bool cluster_exact = split_cluster_store<Cfg::kAccRegs>(p, tile_sum, &smem.split_exact, exact, alpha, m0,
+        const bool cluster_exact = split_cluster_store<Cfg::kAccRegs, 128>(p, tile_sum, &smem.split_exact, exact, alpha, m0,
                                                                       tile.n * Cfg::kBlockN, math_tid, Cfg::kMathThreads);
         if (cluster_exact && math_tid == 0 && sched.split_rank(cta) == 0)
           p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + smem.exact_count++] = work.tile;
@@ -960,6 +962,23 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         if (__all_sync(0xFFFFFFFFu, part != 0)) return;
         add_other_parts();
       }
+    }
+    if constexpr (kSplitClusters && !kSplitK) {
+      // The two-warpgroup tiles in clusters: every math thread leaves its range's sum in the
+      // activation stages (every wgmma on them is complete: the barrier above), and the
+      // cluster adds the CTAs' sums and stores the tile (split_cluster_store).
+      float* tile_sum = reinterpret_cast<float*>(smem.x[0]);
+      static_assert(Cfg::kAccRegs % 4 == 0 && Cfg::kMathThreads * Cfg::kAccRegs * 4 <= Cfg::kStages * Cfg::kRingBytesX,
+                    "a tile's sum fits the activation stages");
+#pragma unroll
+      for (int r = 0; r < Cfg::kAccRegs; r += 4)
+        *reinterpret_cast<float4*>(tile_sum + ((r / 4) * Cfg::kMathThreads + math_tid) * 4) =
+            make_float4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]);
+      const bool cluster_exact = split_cluster_store<Cfg::kAccRegs, Cfg::kMathThreads>(
+          p, tile_sum, &smem.split_exact, exact, alpha, m0, tile.n * Cfg::kBlockN, math_tid, Cfg::kMathThreads);
+      if (cluster_exact && math_tid == 0 && sched.split_rank(cta) == 0)
+        p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + smem.exact_count++] = work.tile;
+      return;
     }
     // A partial tile is stored by the last of its CTAs, once it has summed the partials (or,
     // paired, half of it by each); one call site of each store (their copies per output type

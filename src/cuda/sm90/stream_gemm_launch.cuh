@@ -14,9 +14,9 @@
 namespace mxgemm::sm90 {
 
 // The K-split clusters' instances (stream_gemm_kernel.cuh's kSplitClusters), for the launches
-// of sched.k_split > 1: instantiated in stream_gemm_split_clusters_*.cu, so that they build in
-// parallel with the one-tile-a-CTA ones.
-template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX, bool kF16X>
+// of sched.k_split > 1: instantiated in stream_gemm_split_clusters_*.cu and
+// stream_gemm_m64_clusters.cu, so that they build in parallel with the others.
+template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX, bool kSplitK, bool kF16X>
 void launch_split_clusters(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                            const StreamGemmParams& p, cudaStream_t stream);
 
@@ -100,9 +100,9 @@ void launch_stream_grid(const CUtensorMap& tma_w, const CUtensorMap& tma_x, cons
 template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX, bool kSplitK, bool kF16X = false>
 void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                             const StreamGemmParams& p, cudaStream_t stream) {
-  if constexpr (kSplitK) {
+  if constexpr (kSplitK || (kMPad == 64 && kPermutedX)) {  // (the forms with clusters)
     if (p.sched.k_split > 1) {
-      launch_split_clusters<kMPad, kElemW, kCodes, kPermutedX, kF16X>(tma_w, tma_x, tma_sx, p, stream);
+      launch_split_clusters<kMPad, kElemW, kCodes, kPermutedX, kSplitK, kF16X>(tma_w, tma_x, tma_sx, p, stream);
       return;
     }
   }

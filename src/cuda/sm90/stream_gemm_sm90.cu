@@ -68,6 +68,7 @@ unsigned int next_exact_generation() {
 // BF16 one also mark the rows that need the exact path (marks). Not called when the launch
 // reads its activation in place (x_direct).
 // split_ctas (kSplitK): the CTAs each tile's K is split among, a cluster (1: one tile a CTA).
+// The two-warpgroup values form (64 rows) picks its own (wide_cluster_ctas_on_device).
 template <int kMPad, bool kCodes, bool kPermutedX, bool kSplitK, typename Prepass>
 void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream,
                      int split_ctas = 1) {
@@ -95,6 +96,19 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
                     : StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n),
                                            static_cast<int>(k_stages), sms,
                                            stream_max_imbalance(kCodes, f16_values, kMPad));
+  // 33..64 MXFP8 rows (the permuted K order) where the split reduction would run on a weight of
+  // fewer than kWideClusterMaxWeightElems: each tile's K split among a cluster of CTAs instead,
+  // where the clusters fit (wide_cluster_ctas; docs/streaming-kernel.md, session 37); with
+  // detail::StreamSplitK::Clusters wherever they can run, Never: not at all.
+  if constexpr (!kCodes && !kSplitK && kMPad == 64 && kPermutedX) {
+    const detail::StreamSplitK mode = detail::stream_split_k();
+    const bool forced = mode == detail::StreamSplitK::Clusters;
+    const bool small_weight = std::int64_t{p.n} * p.k < kWideClusterMaxWeightElems;
+    if (tiles_m == 1 && mode != detail::StreamSplitK::Never && ((p.sched.split_reduce && small_weight) || forced)) {
+      const int ctas = wide_cluster_ctas_on_device(p.n, k_stages, sms, forced);
+      if (ctas > 1) p.sched = StreamSchedule::one_tile_per_cta(static_cast<int>(tiles_n), static_cast<int>(k_stages), ctas);
+    }
+  }
   // (The kernel's kInterleaves: the two-warpgroup values form.)
   if constexpr (!kCodes && Cfg::kMathWarpgroups == 2) {
     p.sched.interleave_halves();
@@ -181,6 +195,13 @@ int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, int sms, bool
                 "one CTA an SM");
   return split_k_cluster_ctas(
       n, k, sms, [](int c) { return cuda::max_active_clusters(c, Cfg::kThreads, Cfg::kSmemBytes); }, any_fill);
+}
+
+int wide_cluster_ctas_on_device(std::int64_t n, std::int64_t k_stages, int sms, bool any_fill) {
+  using Cfg = StreamGemmConfig<64, false>;
+  static_assert(Cfg::kSmemBytes > 114 * 1024, "one CTA an SM");
+  return wide_cluster_ctas(
+      n, k_stages, sms, [](int c) { return cuda::max_active_clusters(c, Cfg::kThreads, Cfg::kSmemBytes); }, any_fill);
 }
 
 namespace {

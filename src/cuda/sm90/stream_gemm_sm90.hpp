@@ -53,6 +53,9 @@ bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t
 // SMs), for an N x K weight (split_k_cluster_ctas with the device's cluster occupancy; 1: no
 // clusters). any_fill: wherever the clusters can run (detail::StreamSplitK::Clusters).
 int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, int sms, bool any_fill);
+// The same for the 64-row values form's 128-row tiles of k_stages 128-K stages
+// (wide_cluster_ctas).
+int wide_cluster_ctas_on_device(std::int64_t n, std::int64_t k_stages, int sms, bool any_fill);
 
 template <int kMPad, bool kCodes, bool kPermutedX = false, bool kSplitK = false>
 void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,

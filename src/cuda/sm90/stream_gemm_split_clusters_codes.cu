@@ -4,8 +4,8 @@
 
 namespace mxgemm::sm90 {
 
-#define MXGEMM_SPLIT_CLUSTERS(M, W)                                                                            \
-  template void launch_split_clusters<M, DType::W, true, false, false>(                                     \
+#define MXGEMM_SPLIT_CLUSTERS(M, W)                                                                                   \
+  template void launch_split_clusters<M, DType::W, true, false, true, false>(                                         \
       const CUtensorMap&, const CUtensorMap&, const CUtensorMap&, const StreamGemmParams&, cudaStream_t);
 MXGEMM_SPLIT_CLUSTERS(8, E4M3)
 MXGEMM_SPLIT_CLUSTERS(8, E5M2)

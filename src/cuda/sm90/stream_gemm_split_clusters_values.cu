@@ -5,8 +5,8 @@
 
 namespace mxgemm::sm90 {
 
-#define MXGEMM_SPLIT_CLUSTERS(M, W, PERMUTED, F16X)                                                             \
-  template void launch_split_clusters<M, DType::W, false, PERMUTED, F16X>(                                   \
+#define MXGEMM_SPLIT_CLUSTERS(M, W, PERMUTED, F16X)                                                                   \
+  template void launch_split_clusters<M, DType::W, false, PERMUTED, true, F16X>(                                      \
       const CUtensorMap&, const CUtensorMap&, const CUtensorMap&, const StreamGemmParams&, cudaStream_t);
 MXGEMM_SPLIT_CLUSTERS(16, E4M3, false, false)
 MXGEMM_SPLIT_CLUSTERS(16, E5M2, false, false)

@@ -144,14 +144,44 @@ constexpr bool split_k_ranges_fit(std::int64_t k, int ctas) {
 // for every warpgroup; 1 where the tiles alone fill half the SMs or more, or where the
 // clusters' CTAs fill less than kSplitKClusterMinFill of them (unless `any_fill`: tests force
 // the clusters wherever they can run).
-template <typename MaxClusters>
-int split_k_cluster_ctas(std::int64_t n, std::int64_t k, int sms, const MaxClusters& max_clusters, bool any_fill = false) {
-  const std::int64_t tiles = (n + kSplitKRowsPerTile - 1) / kSplitKRowsPerTile;
+// (The rule for `tiles` tiles whose ranges fit(ctas) and whose CTAs must fill min_fill of the SMs.)
+template <typename MaxClusters, typename RangesFit>
+int cluster_ctas_a_tile(std::int64_t tiles, int sms, const MaxClusters& max_clusters, const RangesFit& fit,
+                        double min_fill, bool any_fill) {
   if (tiles * 2 > sms) return 1;
   int ctas = static_cast<int>(sms / tiles < kSplitKMaxClusterCtas ? sms / tiles : kSplitKMaxClusterCtas);
-  while (ctas >= 2 && (!split_k_ranges_fit(k, ctas) || tiles > max_clusters(ctas))) --ctas;
-  if (ctas < 2 || (!any_fill && static_cast<double>(tiles * ctas) < kSplitKClusterMinFill * sms)) return 1;
+  while (ctas >= 2 && (!fit(ctas) || tiles > max_clusters(ctas))) --ctas;
+  if (ctas < 2 || (!any_fill && static_cast<double>(tiles * ctas) < min_fill * sms)) return 1;
   return ctas;
+}
+template <typename MaxClusters>
+int split_k_cluster_ctas(std::int64_t n, std::int64_t k, int sms, const MaxClusters& max_clusters, bool any_fill = false) {
+  return cluster_ctas_a_tile((n + kSplitKRowsPerTile - 1) / kSplitKRowsPerTile, sms, max_clusters,
+                             [k](int ctas) { return split_k_ranges_fit(k, ctas); }, kSplitKClusterMinFill, any_fill);
+}
+
+// The same clusters for the two-warpgroup tiles of 33..64 activation rows (128 weight rows, no
+// K split among the warpgroups; StreamSchedule::k_split over its 128-K stages), where the split
+// reduction would run (one activation tile whose weight tiles are too few for the SMs): each
+// tile's K in equal ranges among a cluster of CTAs, summed through distributed shared memory.
+// Every range at least kWideClusterMinStages stages (as the split reduction's CTAs,
+// kSplitMinStagesPerCta). They fill fewer SMs than the split reduction (96 of 132 where it
+// takes 128 to 132), which costs the math of these rows more than the four-warpgroup tiles': on
+// the H200 (same call, two rounds, bench/results/s37/b1) they were faster for MXFP8 activations
+// on weights below kWideClusterMaxWeightElems, or level, by up to 2.8 us (40 / 64 x 3072 x 4096
+// 19.2-19.4 / 19.1-19.3 -> 16.5-16.6 / 16.6-16.8 us; 64 x 1024 x 8192 17.8 -> 16.8-16.9 in
+// clusters of 8 on 64 SMs: hence a 45% fill), and up to 1.1 us slower at 4096 x 8192;
+// weight-only (BF16 activations, the natural K order) was slower on most of these shapes (64 x
+// 4096 x 8192 23.6-23.9 -> 26.9-27.1 us), so it keeps the split reduction.
+constexpr int kWideClusterRowsPerTile = 128;
+constexpr int kWideClusterMinStages = kSplitMinStagesPerCta;
+constexpr double kWideClusterMinFill = 0.45;
+constexpr std::int64_t kWideClusterMaxWeightElems = std::int64_t{1} << 25;
+template <typename MaxClusters>
+int wide_cluster_ctas(std::int64_t n, std::int64_t k_stages, int sms, const MaxClusters& max_clusters, bool any_fill = false) {
+  return cluster_ctas_a_tile((n + kWideClusterRowsPerTile - 1) / kWideClusterRowsPerTile, sms, max_clusters,
+                             [k_stages](int ctas) { return k_stages >= std::int64_t{kWideClusterMinStages} * ctas; },
+                             kWideClusterMinFill, any_fill);
 }
 
 struct StreamTile {

@@ -1,8 +1,8 @@
 // The K-split clusters of the sm_90a weight-streaming GEMM (StreamSchedule::k_split > 1): a
-// 64-row weight tile's K is split among the CTAs of a cluster, each of which sums its range
-// in its four warpgroups (StreamGemmConfig::kSplitK). Here the cluster adds those sums through
-// distributed shared memory and stores the tile, each CTA a slice of it, with no partial in
-// L2 and no second kernel.
+// weight tile's K is split among the CTAs of a cluster, each of which sums its range (a 64-row
+// tile in its four warpgroups, StreamGemmConfig::kSplitK, or a 128-row tile in its two). Here
+// the cluster adds those sums through distributed shared memory and stores the tile, each CTA
+// a slice of it, with no partial in L2 and no second kernel.
 #pragma once
 
 #include <cstdint>
@@ -15,19 +15,20 @@ namespace mxgemm::sm90 {
 
 // Every math thread of every CTA of the cluster calls this (the producer warps have exited or
 // will: exited threads do not hold a cluster barrier). `tile_sum` is this CTA's sum of the tile
-// in its shared memory, written by warpgroup 0 before the call, as float4s [kAcc / 4][128] of
-// that warpgroup's accumulator registers (float4 v: registers 4 (v / 128) .. + 3 of math thread
-// v % 128); `exact_flag`, a word of this CTA's shared memory. `exact`: this CTA's own verdict.
+// in its shared memory, written before the call by the kTileThreads math threads that hold the
+// tile (kSplitK: warpgroup 0, 128; the two-warpgroup tiles: 256), as float4s
+// [kAcc / 4][kTileThreads] of their accumulator registers (float4 v: registers
+// 4 (v / kTileThreads) .. + 3 of math thread v % kTileThreads, whose warp holds 16 weight rows
+// from n0 + 16 (its warp index)); `exact_flag`, a word of this CTA's shared memory. `exact`: this CTA's own verdict.
 // Each element is the sum of the CTAs' values in rank order, the same bits every run. Returns
 // the cluster's verdict: when any CTA needs the exact path, none stores, and the caller lists
 // the tile for it (once: rank 0). __noinline__: inlined after the split's mainloops, code like
 // this changed their registers (session 35's in-kernel sum).
-template <int kAcc>
+template <int kAcc, int kTileThreads>
 __device__ __noinline__ bool split_cluster_store(const StreamGemmParams& p, const float* tile_sum,
                                                  std::uint32_t* exact_flag, bool exact, float alpha, int m0,
                                                  int n0, int math_tid, int math_threads) {
-  constexpr int kWarpgroupThreads = 128;
-  constexpr int kVecs = kAcc / 4 * kWarpgroupThreads;  // float4s of a tile
+  constexpr int kVecs = kAcc / 4 * kTileThreads;  // float4s of a tile
   if (math_tid == 0) *exact_flag = exact ? 1u : 0u;
   ptx::cluster_sync();  // every CTA's tile_sum and exact_flag are written
   const int ctas = p.sched.k_split;
@@ -47,10 +48,10 @@ __device__ __noinline__ bool split_cluster_store(const StreamGemmParams& p, cons
         sum.w += x.w;
       }
       const float e[4] = {sum.x, sum.y, sum.z, sum.w};
-      const int owner = v % kWarpgroupThreads;  // the math thread whose registers these are
+      const int owner = v % kTileThreads;  // the math thread whose registers these are
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
-        const AccCoord at = acc_coord(v / kWarpgroupThreads * 4 + j, owner % 32);
+        const AccCoord at = acc_coord(v / kTileThreads * 4 + j, owner % 32);
         const int m = m0 + at.col, n = n0 + owner / 32 * 16 + at.row;
         if (m < p.m && n < p.n) store_summed_element(p, alpha, e[j], m, n);
       }
