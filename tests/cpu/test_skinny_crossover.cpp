@@ -64,6 +64,13 @@ TEST(SkinnyCrossover, PicksTheKernelMeasuredFaster) {
   EXPECT_FALSE(skinny_gemm_preferred(16, kSkinnyMaxWeightElems / 8192 + 16, 8192, false, kSms));
   EXPECT_TRUE(skinny_gemm_preferred(8, kSkinnyMaxWeightElems / 8192, 8192, true, kSms));
   EXPECT_FALSE(skinny_gemm_preferred(8, kSkinnyMaxWeightElems / 8192 + 16, 8192, true, kSms));
+  // Where the streaming kernel would split K in clusters (the caller asks the device), weight-only
+  // 1..8 rows only up to kSkinnyMaxWeightElemsWeightOnlyClusters.
+  EXPECT_TRUE(skinny_gemm_preferred(8, 4096, 4096, true, kSms, true));
+  EXPECT_FALSE(skinny_gemm_preferred(8, 4096, 4112, true, kSms, true));
+  EXPECT_FALSE(skinny_gemm_preferred(1, 3072, 8192, true, kSms, true));
+  EXPECT_TRUE(skinny_gemm_preferred(1, 3072, 8192, true, kSms, false));
+  EXPECT_TRUE(skinny_gemm_preferred(16, kSkinnyMaxWeightElemsWeightOnlyRows16 / 4096, 4096, true, kSms, true));
   EXPECT_TRUE(skinny_gemm_preferred(16, kSkinnyMaxWeightElemsWeightOnlyRows16 / 4096, 4096, true, kSms));
   EXPECT_FALSE(skinny_gemm_preferred(16, kSkinnyMaxWeightElemsWeightOnlyRows16 / 4096 + 16, 4096, true, kSms));
 }

@@ -22,8 +22,14 @@ namespace {
 bool use_skinny(bool supported, std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only) {
   switch (detail::sm90_kernel()) {
     case detail::Sm90Kernel::Skinny: return supported;
-    case detail::Sm90Kernel::Auto:
-      return supported && skinny_gemm_preferred(m, n, k, weight_only, cuda::current_device_sms());
+    case detail::Sm90Kernel::Auto: {
+      if (!supported) return false;
+      const int sms = cuda::current_device_sms();
+      // (The cluster query only where it can change the choice.)
+      const bool clusters = weight_only && m <= kSkinnyMaxWeightOnlyM && n * k > kSkinnyMaxWeightElemsWeightOnlyClusters &&
+                            split_k_cluster_ctas_on_device(n, k, sms, false) > 1;
+      return skinny_gemm_preferred(m, n, k, weight_only, sms, clusters);
+    }
     default: return false;
   }
 }

@@ -45,12 +45,15 @@ bool skinny_gemm_supports(std::int64_t m, std::int64_t n, std::int64_t k) {
          ceil_div(n, kSkinnyBlockN) * ceil_div(scale_cols(k), kSkinnyGroupBlocks) < (std::int64_t{1} << 31);
 }
 
-bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only, int sms) {
+bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only, int sms,
+                           bool streaming_clusters) {
   if (!skinny_gemm_supports(m, n, k)) return false;
   if (k >= (weight_only ? kSplitKMinK : kSplitKOverSkinnyMinK) && split_k_fills(n, sms)) return false;
   const std::int64_t weight = n * k;
-  if (weight_only)
-    return weight <= (m <= kSkinnyMaxWeightOnlyM ? kSkinnyMaxWeightElems : kSkinnyMaxWeightElemsWeightOnlyRows16);
+  if (weight_only) {
+    if (m > kSkinnyMaxWeightOnlyM) return weight <= kSkinnyMaxWeightElemsWeightOnlyRows16;
+    return weight <= (streaming_clusters ? kSkinnyMaxWeightElemsWeightOnlyClusters : kSkinnyMaxWeightElems);
+  }
   return m <= kSkinnyAnyWeightM ? weight <= kSkinnyMaxWeightElemsFewRows : weight <= kSkinnyMaxWeightElems;
 }
 

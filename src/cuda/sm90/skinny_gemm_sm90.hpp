@@ -40,14 +40,24 @@ constexpr std::int64_t kSkinnyMaxWeightOnlyM = 8;
 // reads slower), 9 / 12 / 16 x 1024 x 8192 run there in 13.7-13.8 us against the skinny
 // kernel's 14.8-14.9, x 2048 x 4096 in 13.1-13.3 against 13.3-13.4; x 1024 x 4096 level (12.6-12.8).
 constexpr std::int64_t kSkinnyMaxWeightElemsWeightOnlyRows16 = std::int64_t{1} << 22;
+// Up to kSkinnyMaxWeightOnlyM BF16 rows, on weights whose K the streaming kernel splits in
+// clusters of CTAs (split_k_cluster_ctas_on_device: N = 1024..4096 on the H200), only up to
+// 2^24 elements: on the H200 (session 37, bench/results/s37/b3, same call, two rounds) the
+// clusters were faster above, weight-only 1 / 4 / 8 x 3072 x 8192 18.7-19.3 -> 17.5-18.4 us, x
+// 4096 x 8192 20.0-20.4 -> 18.6-19.7; at 2^24 the skinny kernel was level or faster (x 4096 x
+// 4096 14.7-15.3 against 15.0-15.9, x 2048 x 8192 15.2-15.8 against 15.6-16.4).
+constexpr std::int64_t kSkinnyMaxWeightElemsWeightOnlyClusters = std::int64_t{1} << 24;
 
 // Whether the skinny kernel can run a GEMM of m activation rows against an n x k weight: at
 // most kSkinnyMaxM rows, and fewer than 2^31 work units (skinny_schedule.hpp).
 bool skinny_gemm_supports(std::int64_t m, std::int64_t n, std::int64_t k);
 
 // Whether it is the kernel to pick for it on a device of `sms` SMs (supported, and the
-// measured crossover above).
-bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only, int sms);
+// measured crossover above). streaming_clusters: the streaming kernel would split this
+// weight's K in clusters (split_k_cluster_ctas_on_device > 1; asked by the caller, which has
+// the device).
+bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool weight_only, int sms,
+                           bool streaming_clusters = false);
 
 // D = alpha * A x B^T when skinny_gemm_supports.
 void launch_skinny_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const float* alpha,
