@@ -329,8 +329,9 @@ TEST(StreamSchedule, SplitKClusterRangesCoverEveryStageOnce) {
 }
 
 // 33..64 rows' 128-row tiles in clusters (wide_cluster_ctas): the same rule over 128-K stages,
-// every range at least 4 of them, 45% of the SMs: on the H200 N = 1024 in clusters of 8 (64
-// CTAs), 2048 of 6, 3072 of 4, 4096 of 3 (96); none where the tiles alone fill half the SMs.
+// every range at least 4 of them, 45% of the SMs, at least 3 CTAs a tile (unless forced): on
+// the H200 N = 1024 in clusters of 8 (64 CTAs), 2048 of 6, 3072 of 4, 4096 of 3 (96), 4608 of 3
+// (108); none in pairs, nor where the tiles alone fill half the SMs.
 TEST(StreamSchedule, WideClustersFillTheSms) {
   auto h200 = [](int c) {
     constexpr int kClusters[] = {0, 132, 66, 39, 30, 22, 17, 15, 15};
@@ -343,10 +344,12 @@ TEST(StreamSchedule, WideClustersFillTheSms) {
   EXPECT_EQ(wide_cluster_ctas(2048, stages(8192), 132, h200), 6);  // 16 tiles: 17 clusters of 6
   EXPECT_EQ(wide_cluster_ctas(3072, stages(8192), 132, h200), 4);  // 24: 30 of 4
   EXPECT_EQ(wide_cluster_ctas(4096, stages(4096), 132, h200), 3);  // 32: 39 of 3
-  // 64 tiles in pairs (the launcher asks only where the split reduction would run, which at
-  // N = 8192 it does not); 67 tiles and more fill half the SMs alone.
-  EXPECT_EQ(wide_cluster_ctas(8192, stages(8192), 132, h200), 2);
-  EXPECT_EQ(wide_cluster_ctas(8576, stages(8192), 132, h200), 1);
+  EXPECT_EQ(wide_cluster_ctas(4608, stages(4096), 132, h200), 3);
+  // Pairs only when forced; 67 tiles and more fill half the SMs alone.
+  EXPECT_EQ(wide_cluster_ctas(5120, stages(4096), 132, h200), 1);
+  EXPECT_EQ(wide_cluster_ctas(5120, stages(4096), 132, h200, true), 2);
+  EXPECT_EQ(wide_cluster_ctas(8192, stages(8192), 132, h200), 1);
+  EXPECT_EQ(wide_cluster_ctas(8576, stages(8192), 132, h200, true), 1);
   EXPECT_EQ(wide_cluster_ctas(28672, stages(8192), 132, h200), 1);
   EXPECT_EQ(wide_cluster_ctas(1024, stages(2048), 132, h200), 1);  // 16 stages: 4 a tile, 24%
   EXPECT_EQ(wide_cluster_ctas(1024, stages(2048), 132, h200, true), 4);

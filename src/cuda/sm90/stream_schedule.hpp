@@ -172,16 +172,21 @@ int split_k_cluster_ctas(std::int64_t n, std::int64_t k, int sms, const MaxClust
 // 19.2-19.4 / 19.1-19.3 -> 16.5-16.6 / 16.6-16.8 us; 64 x 1024 x 8192 17.8 -> 16.8-16.9 in
 // clusters of 8 on 64 SMs: hence a 45% fill), and up to 1.1 us slower at 4096 x 8192;
 // weight-only (BF16 activations, the natural K order) was slower on most of these shapes (64 x
-// 4096 x 8192 23.6-23.9 -> 26.9-27.1 us), so it keeps the split reduction.
+// 4096 x 8192 23.6-23.9 -> 26.9-27.1 us), so it keeps the split reduction. At least
+// kWideClusterMinCtas CTAs a tile: in pairs (N = 5120: 40 tiles on 80 CTAs, where the split
+// reduction cuts each tile in three on 120) 33 / 64 x 5120 x 6144 took 24.2-24.6 / 23.7 -> 25.8-26.0
+// / 26.2-26.3 us, while clusters of 3 at N = 4608 (108 CTAs) gained 1.5-2.7 us (b5).
 constexpr int kWideClusterRowsPerTile = 128;
 constexpr int kWideClusterMinStages = kSplitMinStagesPerCta;
 constexpr double kWideClusterMinFill = 0.45;
+constexpr int kWideClusterMinCtas = 3;
 constexpr std::int64_t kWideClusterMaxWeightElems = std::int64_t{1} << 25;
 template <typename MaxClusters>
 int wide_cluster_ctas(std::int64_t n, std::int64_t k_stages, int sms, const MaxClusters& max_clusters, bool any_fill = false) {
-  return cluster_ctas_a_tile((n + kWideClusterRowsPerTile - 1) / kWideClusterRowsPerTile, sms, max_clusters,
-                             [k_stages](int ctas) { return k_stages >= std::int64_t{kWideClusterMinStages} * ctas; },
-                             kWideClusterMinFill, any_fill);
+  const int ctas = cluster_ctas_a_tile((n + kWideClusterRowsPerTile - 1) / kWideClusterRowsPerTile, sms, max_clusters,
+                                       [k_stages](int c) { return k_stages >= std::int64_t{kWideClusterMinStages} * c; },
+                                       kWideClusterMinFill, any_fill);
+  return ctas >= kWideClusterMinCtas || any_fill ? ctas : 1;
 }
 
 struct StreamTile {
