@@ -26,7 +26,9 @@ StreamEarlyFixup stream_early_fixup();
 // tile's K too (split_k_cluster_ctas), Never, Always wherever it can run (one activation tile
 // of up to 32 rows, K >= 2048), one tile a CTA, or Clusters wherever the clusters can run (as
 // many CTAs a tile as fit the SMs, up to 8, whatever the fill): tests compare them with the
-// other schedules.
+// other schedules. The 64-row values form's clusters for 33..64 MXFP8 rows (wide_cluster_ctas)
+// follow the same modes: Auto where the split reduction would run on a small weight, Never
+// none, Clusters wherever they can run.
 enum class StreamSplitK { Never, Auto, Always, Clusters };
 
 StreamSplitK set_stream_split_k(StreamSplitK mode);

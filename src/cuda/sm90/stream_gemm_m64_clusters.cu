@@ -6,12 +6,12 @@
 
 namespace mxgemm::sm90 {
 
-#define MXGEMM_WIDE_CLUSTERS(W, PERMUTED, F16X)                                                                  \
-  template void launch_split_clusters<64, DType::W, false, PERMUTED, false, F16X>(                            \
+#define MXGEMM_WIDE_CLUSTERS(W, F16X)                                                                          \
+  template void launch_split_clusters<64, DType::W, false, true, false, F16X>(                                \
       const CUtensorMap&, const CUtensorMap&, const CUtensorMap&, const StreamGemmParams&, cudaStream_t);
-MXGEMM_WIDE_CLUSTERS(E4M3, true, false)
-MXGEMM_WIDE_CLUSTERS(E5M2, true, false)
-MXGEMM_WIDE_CLUSTERS(E4M3, true, true)
+MXGEMM_WIDE_CLUSTERS(E4M3, false)
+MXGEMM_WIDE_CLUSTERS(E5M2, false)
+MXGEMM_WIDE_CLUSTERS(E4M3, true)
 #undef MXGEMM_WIDE_CLUSTERS
 
 }  // namespace mxgemm::sm90

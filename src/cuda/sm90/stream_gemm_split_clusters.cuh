@@ -1,5 +1,5 @@
-// The definition of launch_split_clusters (stream_gemm_launch.cuh), included by the two
-// translation units that instantiate it (stream_gemm_split_clusters_*.cu, stream_gemm_m64_clusters.cu).
+// The definition of launch_split_clusters (stream_gemm_launch.cuh), included by the translation
+// units that instantiate it (stream_gemm_split_clusters_*.cu, stream_gemm_m64_clusters.cu).
 #pragma once
 
 #include "cuda/sm90/stream_gemm_launch.cuh"
