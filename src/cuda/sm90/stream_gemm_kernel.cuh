@@ -127,8 +127,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   using Mma = std::conditional_t<kCodes || kF16X, ptx::WgmmaF16Rs<kMPad>, ptx::WgmmaBf16Rs<kMPad>>;
   static_assert(!kF16X || !kCodes, "the fp16 values form is a values form");
   static_assert(!kF16X || kElemW == DType::E4M3, "the fp16 window is built for E4M3 weights");
-  static_assert(!kSplitClusters || kSplitK || (!kCodes && Cfg::kMathWarpgroups == 2),
-                "the clusters split the kSplitK tiles and the two-warpgroup values form's");
+  static_assert(!kSplitClusters || kSplitK || wide_clusters_built(kMPad, kCodes, kPermutedX),
+                "the clusters split the kSplitK tiles and the 64-row values form's");
   using Smem = StreamGemmSmem<kMPad, kCodes, kSplitK>;
   // The launcher interleaves halves (StreamSchedule::interleave_halves) for these instances
   // only; the others run each work item's stages one after another.
@@ -877,6 +877,21 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     return second ? 1 : 0;
   };
 
+  // ---- K-split clusters: the cluster sums and stores the tile (split_cluster_store) ----------
+  // Each CTA's sum of the tile, left by the kTileThreads math threads that hold it
+  // (leave_tile_sum) in the activation stages, whose wgmmas are complete by then. A tile that
+  // any CTA of the cluster needs the exact path for is listed once, by rank 0.
+  float* const cluster_tile_sum = reinterpret_cast<float*>(smem.x[0]);
+  auto store_in_cluster = [&](auto tile_threads_c, int tile_index, int m0, int n0, bool exact) {
+    constexpr int kTileThreads = decltype(tile_threads_c)::value;
+    static_assert(kTileThreads * Cfg::kAccRegs * 4 <= Cfg::kStages * Cfg::kRingBytesX, "a tile's sum fits the activation stages");
+    const bool cluster_exact =
+        split_cluster_store<Cfg::kAccRegs, kTileThreads>(p, cluster_tile_sum, &smem.split_exact, exact, alpha, m0, n0,
+                                                         math_tid, Cfg::kMathThreads);
+    if (cluster_exact && math_tid == 0 && sched.split_rank(cta) == 0)
+      p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + smem.exact_count++] = tile_index;
+  };
+
   walk_work<kInterleaves, kSplitK || kSplitClusters, kSplitClusters>(sched, cta, ctas, [&](const StreamWork& work) {
     const StreamTile tile = sched.coord(work.tile);
     outside_window = false;
@@ -939,22 +954,13 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         }
       };
       if constexpr (kSplitClusters) {
-        // A cluster's CTAs each hold their range's sum: warpgroup 0 leaves it in the activation
-        // stages (every wgmma on them is complete: the barrier above), and all of the cluster's
-        // math threads add the CTAs' sums and store the tile (split_cluster_store).
-        float* tile_sum = reinterpret_cast<float*>(smem.x[0]);
-        static_assert(128 * Cfg::kAccRegs * 4 <= Cfg::kStages * Cfg::kRingBytesX, "a tile's sum fits the activation stages");
+        // A cluster's CTAs each hold their range's sum: warpgroup 0 adds it up and leaves it
+        // (every wgmma on the activation stages is complete: the barrier above).
         if (__all_sync(0xFFFFFFFFu, part == 0)) {
           add_other_parts();
-#pragma unroll
-          for (int r = 0; r < Cfg::kAccRegs; r += 4)
-            *reinterpret_cast<float4*>(tile_sum + ((r / 4) * 128 + math_tid) * 4) =
-                make_float4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]);
+          leave_tile_sum<Cfg::kAccRegs, 128>(cluster_tile_sum, sum, math_tid);
         }
-        const bool cluster_exact = split_cluster_store<Cfg::kAccRegs, 128>(p, tile_sum, &smem.split_exact, exact, alpha, m0,
-                                                                      tile.n * Cfg::kBlockN, math_tid, Cfg::kMathThreads);
-        if (cluster_exact && math_tid == 0 && sched.split_rank(cta) == 0)
-          p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + smem.exact_count++] = work.tile;
+        store_in_cluster(std::integral_constant<int, 128>{}, work.tile, m0, tile.n * Cfg::kBlockN, exact);
         return;
       } else {
         // (A warp-vote test: a return ptxas sees as divergent would take the loops of the next
@@ -964,20 +970,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
       }
     }
     if constexpr (kSplitClusters && !kSplitK) {
-      // The two-warpgroup tiles in clusters: every math thread leaves its range's sum in the
-      // activation stages (every wgmma on them is complete: the barrier above), and the
-      // cluster adds the CTAs' sums and stores the tile (split_cluster_store).
-      float* tile_sum = reinterpret_cast<float*>(smem.x[0]);
-      static_assert(Cfg::kAccRegs % 4 == 0 && Cfg::kMathThreads * Cfg::kAccRegs * 4 <= Cfg::kStages * Cfg::kRingBytesX,
-                    "a tile's sum fits the activation stages");
-#pragma unroll
-      for (int r = 0; r < Cfg::kAccRegs; r += 4)
-        *reinterpret_cast<float4*>(tile_sum + ((r / 4) * Cfg::kMathThreads + math_tid) * 4) =
-            make_float4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]);
-      const bool cluster_exact = split_cluster_store<Cfg::kAccRegs, Cfg::kMathThreads>(
-          p, tile_sum, &smem.split_exact, exact, alpha, m0, tile.n * Cfg::kBlockN, math_tid, Cfg::kMathThreads);
-      if (cluster_exact && math_tid == 0 && sched.split_rank(cta) == 0)
-        p.exact_tiles[static_cast<std::int64_t>(cta) * p.exact_tiles_per_cta + smem.exact_count++] = work.tile;
+      // The two-warpgroup tiles in clusters: every math thread holds part of the range's sum
+      // (its wgmmas are complete: the barrier above).
+      leave_tile_sum<Cfg::kAccRegs, Cfg::kMathThreads>(cluster_tile_sum, sum, math_tid);
+      store_in_cluster(std::integral_constant<int, Cfg::kMathThreads>{}, work.tile, m0, tile.n * Cfg::kBlockN, exact);
       return;
     }
     // A partial tile is stored by the last of its CTAs, once it has summed the partials (or,

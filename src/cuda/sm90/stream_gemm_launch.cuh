@@ -100,7 +100,7 @@ void launch_stream_grid(const CUtensorMap& tma_w, const CUtensorMap& tma_x, cons
 template <int kMPad, DType kElemW, bool kCodes, bool kPermutedX, bool kSplitK, bool kF16X = false>
 void launch_stream_instance(const CUtensorMap& tma_w, const CUtensorMap& tma_x, const CUtensorMap& tma_sx,
                             const StreamGemmParams& p, cudaStream_t stream) {
-  if constexpr (kSplitK || (kMPad == 64 && kPermutedX)) {  // (the forms with clusters)
+  if constexpr (kSplitK || wide_clusters_built(kMPad, kCodes, kPermutedX)) {  // (the forms with cluster instances)
     if (p.sched.k_split > 1) {
       launch_split_clusters<kMPad, kElemW, kCodes, kPermutedX, kSplitK, kF16X>(tma_w, tma_x, tma_sx, p, stream);
       return;

@@ -100,7 +100,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   // fewer than kWideClusterMaxWeightElems: each tile's K split among a cluster of CTAs instead,
   // where the clusters fit (wide_cluster_ctas; docs/streaming-kernel.md, session 37); with
   // detail::StreamSplitK::Clusters wherever they can run, Never: not at all.
-  if constexpr (!kCodes && !kSplitK && kMPad == 64 && kPermutedX) {
+  if constexpr (!kSplitK && wide_clusters_built(kMPad, kCodes, kPermutedX)) {
     const detail::StreamSplitK mode = detail::stream_split_k();
     const bool forced = mode == detail::StreamSplitK::Clusters;
     const bool small_weight = std::int64_t{p.n} * p.k < kWideClusterMaxWeightElems;
@@ -187,21 +187,27 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
 
 }  // namespace
 
+namespace {
+// Clusters of c CTAs of kernel configuration Cfg the device runs at once.
+template <typename Cfg>
+int max_clusters_of(int c) {
+  return cuda::max_active_clusters(c, Cfg::kThreads, Cfg::kSmemBytes);
+}
+}  // namespace
+
 // The split kernels hold one CTA an SM (more than half an SM's 228 KB of shared memory), so
 // their clusters fit the device as the 32-row values form's do.
 int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, int sms, bool any_fill) {
   using Cfg = StreamGemmConfig<32, false, true>;
   static_assert(Cfg::kSmemBytes > 114 * 1024 && StreamGemmConfig<8, true, true>::kSmemBytes > 114 * 1024,
                 "one CTA an SM");
-  return split_k_cluster_ctas(
-      n, k, sms, [](int c) { return cuda::max_active_clusters(c, Cfg::kThreads, Cfg::kSmemBytes); }, any_fill);
+  return split_k_cluster_ctas(n, k, sms, max_clusters_of<Cfg>, any_fill);
 }
 
 int wide_cluster_ctas_on_device(std::int64_t n, std::int64_t k_stages, int sms, bool any_fill) {
   using Cfg = StreamGemmConfig<64, false>;
   static_assert(Cfg::kSmemBytes > 114 * 1024, "one CTA an SM");
-  return wide_cluster_ctas(
-      n, k_stages, sms, [](int c) { return cuda::max_active_clusters(c, Cfg::kThreads, Cfg::kSmemBytes); }, any_fill);
+  return wide_cluster_ctas(n, k_stages, sms, max_clusters_of<Cfg>, any_fill);
 }
 
 namespace {

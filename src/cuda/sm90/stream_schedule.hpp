@@ -138,13 +138,11 @@ constexpr bool split_k_ranges_fit(std::int64_t k, int ctas) {
   constexpr std::int64_t kRingK = kSplitKParts * 2 * kStreamSubStageK;
   return last >= 2 || k - (stages - 1) * kRingK > (kSplitKParts - 1) * 2 * kStreamSubStageK;
 }
-// The CTAs a tile's K is split among (a cluster of 2..kSplitKMaxClusterCtas), or 1 where the
-// clusters do not apply. The most CTAs that the SMs hold with all the tiles' clusters at once
-// (max_clusters(c): clusters of c CTAs the device runs at once) and whose ranges all have K
-// for every warpgroup; 1 where the tiles alone fill half the SMs or more, or where the
-// clusters' CTAs fill less than kSplitKClusterMinFill of them (unless `any_fill`: tests force
-// the clusters wherever they can run).
-// (The rule for `tiles` tiles whose ranges fit(ctas) and whose CTAs must fill min_fill of the SMs.)
+// The CTAs each of `tiles` tiles' K is split among (a cluster of 2..kSplitKMaxClusterCtas), or 1
+// where the clusters do not apply: the most CTAs that the SMs hold with all the tiles' clusters
+// at once (max_clusters(c): clusters of c CTAs the device runs at once) and whose ranges
+// fit(c); 1 where the tiles alone fill half the SMs or more, or where the clusters' CTAs fill
+// less than min_fill of them (unless `any_fill`: tests force the clusters wherever they can run).
 template <typename MaxClusters, typename RangesFit>
 int cluster_ctas_a_tile(std::int64_t tiles, int sms, const MaxClusters& max_clusters, const RangesFit& fit,
                         double min_fill, bool any_fill) {
@@ -154,6 +152,8 @@ int cluster_ctas_a_tile(std::int64_t tiles, int sms, const MaxClusters& max_clus
   if (ctas < 2 || (!any_fill && static_cast<double>(tiles * ctas) < min_fill * sms)) return 1;
   return ctas;
 }
+// The four-warpgroup (kSplitK) tiles' clusters: every range has K for every warpgroup
+// (split_k_ranges_fit), kSplitKClusterMinFill.
 template <typename MaxClusters>
 int split_k_cluster_ctas(std::int64_t n, std::int64_t k, int sms, const MaxClusters& max_clusters, bool any_fill = false) {
   return cluster_ctas_a_tile((n + kSplitKRowsPerTile - 1) / kSplitKRowsPerTile, sms, max_clusters,
@@ -176,6 +176,11 @@ int split_k_cluster_ctas(std::int64_t n, std::int64_t k, int sms, const MaxClust
 // kWideClusterMinCtas CTAs a tile: in pairs (N = 5120: 40 tiles on 80 CTAs, where the split
 // reduction cuts each tile in three on 120) 33 / 64 x 5120 x 6144 took 24.2-24.6 / 23.7 -> 25.8-26.0
 // / 26.2-26.3 us, while clusters of 3 at N = 4608 (108 CTAs) gained 1.5-2.7 us (b5).
+// The kernel forms built with these clusters (stream_gemm_m64_clusters.cu): the 64-row values
+// form of MXFP8 activations (the permuted K order).
+MXGEMM_HOST_DEVICE constexpr bool wide_clusters_built(int m_pad, bool codes, bool permuted_x) {
+  return m_pad == 64 && !codes && permuted_x;
+}
 constexpr int kWideClusterRowsPerTile = 128;
 constexpr int kWideClusterMinStages = kSplitMinStagesPerCta;
 constexpr double kWideClusterMinFill = 0.45;
@@ -215,8 +220,8 @@ struct StreamSchedule {
   // (stream_gemm_kernel.cuh; the launcher sets it where the device fits all those clusters at
   // once).
   bool paired = false;
-  // The kSplitK schedule (one_tile_per_cta): the CTAs a tile's K is split among, a cluster of
-  // that many (split_k_cluster_ctas), each with a range of the ring stages; 1: one CTA a tile.
+  // The one_tile_per_cta schedule: the CTAs a tile's K is split among, a cluster of that many
+  // (split_k_cluster_ctas, wide_cluster_ctas), each with a range of the stages; 1: one CTA a tile.
   int k_split = 1;
 
   MXGEMM_HOST_DEVICE int tiles() const { return tiles_m * tiles_n; }
@@ -269,14 +274,14 @@ struct StreamSchedule {
   }
 
   // Whole tiles of one activation tile, one a CTA (tile c on CTA c): the kSplitK schedule;
-  // with split_ctas > 1 each tile's ring stages in that many ranges (tile c / split_ctas, range
-  // c % split_ctas: a cluster's CTAs are consecutive).
+  // with split_ctas > 1 (kSplitK, or the 64-row values form) each tile's stages in that many
+  // ranges (tile c / split_ctas, range c % split_ctas: a cluster's CTAs are consecutive).
   static StreamSchedule one_tile_per_cta(int tiles_n, int k_stages, int split_ctas = 1) {
     StreamSchedule s{1, tiles_n, k_stages, tiles_n, 0, tiles_n * split_ctas, false, 1, 0};
     s.k_split = split_ctas;
     return s;
   }
-  // Of the kSplitK schedule: CTA cta's tile, and its rank in the tile's cluster.
+  // Of the one_tile_per_cta schedule: CTA cta's tile, and its rank in the tile's cluster.
   MXGEMM_HOST_DEVICE int split_tile(int cta) const { return k_split == 1 ? cta : cta / k_split; }
   MXGEMM_HOST_DEVICE int split_rank(int cta) const { return cta - split_tile(cta) * k_split; }
 
@@ -403,7 +408,7 @@ MXGEMM_HOST_DEVICE void for_each_work(const StreamSchedule& s, int cta, int ctas
   }
 }
 
-// for_each_work, or for the kSplitK schedule (one_tile_per_cta) its one item, tile `cta` over
+// for_each_work, or for the one_tile_per_cta schedule its one item, tile `cta` over
 // the whole K or (kClusterRanges: k_split > 1) its cluster rank's range of its tile, without
 // the walk's loop state (the split's loops need those registers).
 template <bool kInterleave, bool kOneTilePerCta, bool kClusterRanges = false, typename F>

@@ -13,13 +13,24 @@
 
 namespace mxgemm::sm90 {
 
+// Writes math thread `tid`'s accumulators into `tile_sum` as split_cluster_store reads them:
+// float4s [kAcc / 4][kTileThreads], float4 v holding registers 4 (v / kTileThreads) .. + 3 of
+// thread v % kTileThreads.
+template <int kAcc, int kTileThreads>
+__device__ __forceinline__ void leave_tile_sum(float* tile_sum, const float (&sum)[kAcc], int tid) {
+  static_assert(kAcc % 4 == 0, "whole float4s");
+#pragma unroll
+  for (int r = 0; r < kAcc; r += 4)
+    *reinterpret_cast<float4*>(tile_sum + ((r / 4) * kTileThreads + tid) * 4) =
+        make_float4(sum[r], sum[r + 1], sum[r + 2], sum[r + 3]);
+}
+
 // Every math thread of every CTA of the cluster calls this (the producer warps have exited or
 // will: exited threads do not hold a cluster barrier). `tile_sum` is this CTA's sum of the tile
 // in its shared memory, written before the call by the kTileThreads math threads that hold the
-// tile (kSplitK: warpgroup 0, 128; the two-warpgroup tiles: 256), as float4s
-// [kAcc / 4][kTileThreads] of their accumulator registers (float4 v: registers
-// 4 (v / kTileThreads) .. + 3 of math thread v % kTileThreads, whose warp holds 16 weight rows
-// from n0 + 16 (its warp index)); `exact_flag`, a word of this CTA's shared memory. `exact`: this CTA's own verdict.
+// tile (kSplitK: warpgroup 0, 128; the two-warpgroup tiles: 256) with leave_tile_sum (thread t's
+// warp holds 16 weight rows from n0 + 16 (t / 32)); `exact_flag`, a word of this CTA's shared
+// memory. `exact`: this CTA's own verdict.
 // Each element is the sum of the CTAs' values in rank order, the same bits every run. Returns
 // the cluster's verdict: when any CTA needs the exact path, none stores, and the caller lists
 // the tile for it (once: rank 0). __noinline__: inlined after the split's mainloops, code like
