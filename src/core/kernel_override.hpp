@@ -21,15 +21,18 @@ enum class StreamEarlyFixup { Never, Auto, Always };
 StreamEarlyFixup set_stream_early_fixup(StreamEarlyFixup mode);
 StreamEarlyFixup stream_early_fixup();
 
-// The streaming kernel's K split among a CTA's four warpgroups (StreamGemmConfig::kSplitK):
-// Auto where its 64-row tiles about fill the SMs, alone or in clusters of CTAs that split each
-// tile's K too (split_k_cluster_ctas), Never, Always wherever it can run (one activation tile
-// of up to 32 rows, K >= 2048), one tile a CTA, or Clusters wherever the clusters can run (as
-// many CTAs a tile as fit the SMs, up to 8, whatever the fill): tests compare them with the
-// other schedules. The 64-row values form's clusters for 33..64 MXFP8 rows (wide_cluster_ctas)
-// follow the same modes: Auto where the split reduction would run on a small weight, Never
-// none, Clusters wherever they can run.
-enum class StreamSplitK { Never, Auto, Always, Clusters };
+// The streaming kernel's K split among a CTA's math warpgroups (StreamGemmConfig::kSplitK: four
+// up to 32 activation rows, two for 33..64): Auto where its 64-row tiles about fill the SMs
+// (up to 32 rows), alone or in clusters of CTAs that split each tile's K too
+// (split_k_cluster_ctas; for 33..64 rows the clusters only, where
+// two_warpgroup_split_preferred), Never, Always wherever it can run (one activation tile of up
+// to 64 rows, K >= 2048), one tile a CTA, or Clusters wherever the clusters can run (as many
+// CTAs a tile as fit the SMs, up to 8, whatever the fill): tests compare them with the other
+// schedules. The 64-row values form's 128-row tiles in clusters for 33..64 MXFP8 rows
+// (wide_cluster_ctas) run where the split reduction would on a small weight (Auto, Always and
+// Clusters where those did not run), not at all with Never, and wherever they can run with
+// WideClusters.
+enum class StreamSplitK { Never, Auto, Always, Clusters, WideClusters };
 
 StreamSplitK set_stream_split_k(StreamSplitK mode);
 StreamSplitK stream_split_k();

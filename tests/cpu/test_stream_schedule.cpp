@@ -296,6 +296,38 @@ TEST(StreamSchedule, SplitKClustersFillTheSms) {
   EXPECT_FALSE(split_k_ranges_fit(1024, 3));  // 2 stages for 3 CTAs
 }
 
+// The two-warpgroup split (33..64 rows) has ring stages of two 128-K parts (256 K), so twice as
+// many ring stages and CTAs a tile at the same K; its clusters run where Auto takes them
+// (two_warpgroup_split_preferred: exactly 64 rows, K >= 4096, not FP16 activations).
+TEST(StreamSchedule, TwoWarpgroupSplitClustersFillTheSms) {
+  auto h200 = [](int c) {
+    constexpr int kClusters[] = {0, 132, 66, 39, 30, 22, 17, 15, 15};
+    return kClusters[c];
+  };
+  EXPECT_EQ(split_k_parts(16), 4);
+  EXPECT_EQ(split_k_parts(32), 4);
+  EXPECT_EQ(split_k_parts(64), 2);
+  EXPECT_EQ(split_k_ring_stages(4112, 2), 17);
+  EXPECT_EQ(split_k_ring_stages(4112), 9);
+  EXPECT_EQ(split_k_cluster_ctas(1024, 8192, 132, h200, false, 2), 6);  // 16 tiles: 96 CTAs
+  EXPECT_EQ(split_k_cluster_ctas(2048, 8192, 132, h200, false, 2), 3);  // 32: 96
+  EXPECT_EQ(split_k_cluster_ctas(3072, 4096, 132, h200, false, 2), 2);  // 48: 96
+  EXPECT_EQ(split_k_cluster_ctas(4096, 4096, 132, h200, false, 2), 2);  // 64: 128
+  EXPECT_EQ(split_k_cluster_ctas(4608, 4096, 132, h200, false, 2), 1);  // 72: more than half the SMs
+  // 1040 is 5 ring stages, the last of 16 K: as a fifth CTA's whole range it would leave the
+  // second warpgroup without K, so 4 CTAs.
+  EXPECT_FALSE(split_k_ranges_fit(1040, 5, 2));
+  EXPECT_TRUE(split_k_ranges_fit(1040, 4, 2));
+  EXPECT_EQ(split_k_cluster_ctas(136, 1040, 132, h200, true, 2), 4);
+  EXPECT_TRUE(split_k_ranges_fit(4112, 8, 2));
+  EXPECT_TRUE(two_warpgroup_split_preferred(64, 4096, false));
+  EXPECT_TRUE(two_warpgroup_split_preferred(64, 8192, false));
+  EXPECT_FALSE(two_warpgroup_split_preferred(63, 8192, false));  // boxes past M
+  EXPECT_FALSE(two_warpgroup_split_preferred(33, 8192, false));
+  EXPECT_FALSE(two_warpgroup_split_preferred(64, 2048, false));
+  EXPECT_FALSE(two_warpgroup_split_preferred(64, 8192, true));   // FP16 activations
+}
+
 // A cluster's CTAs are consecutive: CTA c runs tile c / k_split over its rank's range, and the
 // ranges of a tile cover its ring stages once, in order; every range gives each warpgroup's part
 // some K (split_k_ranges_fit).

@@ -99,7 +99,9 @@ void expect_split_k_matches_reference(detail::StreamSplitK mode, std::initialize
                                       std::initializer_list<std::int64_t> ks,
                                       std::initializer_list<std::int64_t> ms = {5, 13, 30}, bool e5m2 = false) {
   const detail::ScopedStreamSplitK split(mode);
-  const char* name = mode == detail::StreamSplitK::Clusters ? "split K in clusters, " : "split K, ";
+  const char* name = mode == detail::StreamSplitK::Clusters       ? "split K in clusters, "
+                     : mode == detail::StreamSplitK::WideClusters ? "128-row tiles in clusters, "
+                                                                  : "split K, ";
   std::mt19937 rng = fresh_rng();
   for (const std::int64_t m : ms)
     for (const std::int64_t n : ns)
@@ -156,6 +158,14 @@ TEST(GpuStreamGemm, SplitKAmongWarpgroupsMatchesReference) {
   expect_split_k_matches_reference(detail::StreamSplitK::Always, {136, 520}, {2048, 2080, 4112});
 }
 
+// The same for 33..64 rows, the K split between the two warpgroups (two 128-K parts a ring
+// stage): E4M3 (the fp16 values form) and E5M2 (the bf16 one), FP16 out with them.
+TEST(GpuStreamGemm, SplitKBetweenTwoWarpgroupsMatchesReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  expect_split_k_matches_reference(detail::StreamSplitK::Always, {136, 520}, {2048, 2080, 4112}, {33, 50, 64}, true);
+}
+
 // Clusters: N = 136 (3 tiles), 1000 (16, a part tile) and 4000 (63); K = 1040 (3 ring stages:
 // ranges of 1 and 2, the last one 16 K), 2048 (clusters of 4 where the tiles allow: ranges of one
 // whole ring stage), 3600 (clusters of 7, not 8: the eighth range would be one ring stage of 16
@@ -169,6 +179,42 @@ TEST(GpuStreamGemm, SplitKInClustersMatchesReference) {
     GTEST_SKIP() << "the cluster sizes below are picked for the H200's 132 SMs, not " << sms;
   EXPECT_EQ(sm90::split_k_cluster_ctas_on_device(4000, 1040, sms, true), 2);
   expect_split_k_matches_reference(detail::StreamSplitK::Clusters, {136, 1000, 4000}, {1040, 2048, 3600, 4112});
+}
+
+// 33..64 rows, the K split between the two warpgroups, in clusters (split_k_cluster_ctas with two
+// parts, forced): N = 136 (3 tiles), 1000 (16, a part tile) and 4000 (63); K = 1040 (5 ring
+// stages of 256 K, the last one 16 K, too short for a range of its own: clusters of up to 4),
+// 2048 (8) and 4112 (17, K % 32 == 16: up to 8). M = 33, 50, 64; E4M3 (the fp16 values form) and E5M2 (the bf16 one), FP32,
+// BF16 and FP16 out; NaN and tiny weight blocks on 520 x 4112 (9 tiles of 8 CTAs).
+TEST(GpuStreamGemm, SplitKBetweenTwoWarpgroupsInClustersMatchesReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  const int sms = device_sms();
+  if (sm90::split_k_cluster_ctas_on_device(520, 4112, sms, true, 64) != 8)
+    GTEST_SKIP() << "the cluster sizes below are picked for the H200's 132 SMs, not " << sms;
+  expect_split_k_matches_reference(detail::StreamSplitK::Clusters, {136, 1000, 4000}, {1040, 2048, 4112}, {33, 50, 64},
+                                   true);
+}
+
+// Auto takes that split, in clusters, at 64 rows on a weight whose 64-row tiles are too few for
+// the SMs (two_warpgroup_split_preferred; 16 tiles in clusters of 6 on the H200), MXFP8 and
+// weight-only: the result matches the reference, as the schedule without it (Never) does.
+TEST(GpuStreamGemm, TwoWarpgroupSplitIsTakenAtSixtyFourRows) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  const std::int64_t m = 64, n = 1000, k = 4096;
+  ASSERT_TRUE(sm90::two_warpgroup_split_preferred(m, k, false));
+  if (sm90::split_k_cluster_ctas_on_device(n, k, device_sms(), false, 64) < 2)
+    GTEST_SKIP() << "no clusters for 16 tiles on " << device_sms() << " SMs";
+  std::mt19937 rng = fresh_rng();
+  const HostMxOperand a = random_mx_operand(m, k, rng);
+  const HostMxOperand b = random_mx_operand(n, k, rng);
+  const GpuResult g = run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming);
+  EXPECT_TRUE(g.guards_intact && g.gap_untouched) << "auto: written outside the output";
+  EXPECT_EQ(g.unwritten, 0) << "auto: outputs left unwritten";
+  expect_matches_reference(a, b, g, 1.0f, "auto, " + shape_name(m, n, k));
+  const detail::ScopedStreamSplitK never(detail::StreamSplitK::Never);
+  expect_matches_reference(a, b, run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming), 1.0f, "never, " + shape_name(m, n, k));
 }
 
 // 33..64 rows (the two-warpgroup values form, 128-row tiles) in clusters (wide_cluster_ctas,
@@ -186,33 +232,35 @@ TEST(GpuStreamGemm, WideTilesInClustersMatchReference) {
       sm90::wide_cluster_ctas_on_device(4000, stages(2048), sms, true) != 3)
     GTEST_SKIP() << "the cluster sizes below are picked for the H200's 132 SMs, not " << sms;
   EXPECT_EQ(sm90::wide_cluster_ctas_on_device(4000, stages(1040), sms, true), 2);
-  expect_split_k_matches_reference(detail::StreamSplitK::Clusters, {136, 1000, 4000}, {1040, 2048, 4112}, {33, 50, 64},
-                                   true);
+  expect_split_k_matches_reference(detail::StreamSplitK::WideClusters, {136, 1000, 4000}, {1040, 2048, 4112},
+                                   {33, 50, 64}, true);
 }
 
 // The split's values forms promote every 512 K of a warpgroup's part, as the stream-K kernels
 // do, and add the four parts' sums in fp32 (without the promotion, 16384 K a part came out at
 // 1.9e-5 relative error in FP32 and 94% correctly rounded in FP16: session 23). Long K
-// (65536, forced): 30 rows (the 32-row values form, permuted K order), operands of both signs
-// and of one sign, every output type; the error is printed as the margin.
+// (65536, forced): 30 rows (the 32-row values form, permuted K order: four parts) and 50 (the
+// 64-row one: two), operands of both signs and of one sign, every output type; the error is
+// printed as the margin.
 TEST(GpuStreamGemm, SplitKValuesFormOfLongKMatchesReference) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   const detail::ScopedStreamSplitK split(detail::StreamSplitK::Always);
   std::mt19937 rng = fresh_rng();
-  const std::int64_t m = 30, n = 136, k = 65536;
-  for (const bool same_sign : {false, true}) {
-    const HostMxOperand a = long_k_operand(m, k, same_sign, rng);
-    const HostMxOperand b = long_k_operand(n, k, same_sign, rng);
-    for (DType out : {DType::FP32, DType::BF16, DType::FP16}) {
-      const std::string what = "split K, " + shape_name(m, n, k) + (same_sign ? " same-sign " : " ") + dtype_name(out);
-      const GpuResult g = run_gpu(a, b, out, 1.0f, 1, kStreaming);
-      EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
-      EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
-      const CloseStats c = expect_matches_reference(a, b, g, 1.0f, what);
-      print_margin(what, c);
+  const std::int64_t n = 136, k = 65536;
+  for (const std::int64_t m : {30, 50})
+    for (const bool same_sign : {false, true}) {
+      const HostMxOperand a = long_k_operand(m, k, same_sign, rng);
+      const HostMxOperand b = long_k_operand(n, k, same_sign, rng);
+      for (DType out : {DType::FP32, DType::BF16, DType::FP16}) {
+        const std::string what = "split K, " + shape_name(m, n, k) + (same_sign ? " same-sign " : " ") + dtype_name(out);
+        const GpuResult g = run_gpu(a, b, out, 1.0f, 1, kStreaming);
+        EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+        EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+        const CloseStats c = expect_matches_reference(a, b, g, 1.0f, what);
+        print_margin(what, c);
+      }
     }
-  }
 }
 
 // Where the 64-row tiles fill 90-100% of the SMs (8192 weight rows on 132 SMs), the launcher

@@ -227,18 +227,18 @@ TEST(GpuWeightOnly, NanPropagatesAndRunsAreBitwiseIdentical) {
   }
 }
 
-// K split among a CTA's four warpgroups (GpuStreamGemm.SplitKAmongWarpgroupsMatchesReference
+// K split among a CTA's warpgroups (GpuStreamGemm.SplitKAmongWarpgroupsMatchesReference
 // has the MXFP8 side), forced: one tile a CTA (Always), and each tile's K split among a
 // cluster of CTAs too (Clusters: 9 tiles of 520 rows, clusters of 4 at K = 2080, of 8 at
 // 4112). M = 5 (the 8-row codes form), 13 (the 16-row values form, its fp32 sum in shared
-// memory), 30 (the 32-row values form, natural K order); K = 2080 and 4112 (uneven parts, a
-// short last one). Against the reference, bitwise the same run to run, NaN where it feeds, and
+// memory), 30 (the 32-row values form, natural K order), 40 and 64 (the 64-row one, two parts);
+// K = 2080 and 4112 (uneven parts, a short last one). Against the reference, bitwise the same run to run, NaN where it feeds, and
 // tiny weight blocks through the exact path.
 TEST(GpuWeightOnly, SplitKAmongWarpgroupsMatchesReference) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();
   for (const detail::StreamSplitK mode : {detail::StreamSplitK::Always, detail::StreamSplitK::Clusters})
-    for (const std::int64_t m : {5, 13, 30})
+    for (const std::int64_t m : {5, 13, 30, 40, 64})
       for (const std::int64_t k : {2080, 4112}) {
         const detail::ScopedStreamSplitK split(mode);
         const std::string what = std::string(mode == detail::StreamSplitK::Clusters ? "split K in clusters, " : "split K, ") +
@@ -268,14 +268,15 @@ TEST(GpuWeightOnly, SplitKAmongWarpgroupsMatchesReference) {
 }
 
 // The split's values forms at long K (GpuStreamGemm.SplitKValuesFormOfLongKMatchesReference):
-// 13 rows (the 16-row values form) and 30 (the 32-row form, natural K order) at K = 65536,
+// 13 rows (the 16-row values form), 30 (the 32-row form, natural K order) and 50 (the 64-row
+// one) at K = 65536,
 // forced, every output type; the error is printed as the margin.
 TEST(GpuWeightOnly, SplitKValuesFormOfLongKMatchesReference) {
   MXGEMM_REQUIRE_GPU();
   const detail::ScopedStreamSplitK split(detail::StreamSplitK::Always);
   std::mt19937 rng = fresh_rng();
   const std::int64_t n = 136, k = 65536;
-  for (const std::int64_t m : {13, 30}) {
+  for (const std::int64_t m : {13, 30, 50}) {
     const HostWide a = random_wide(m, k, DType::BF16, rng);
     const HostMxOperand w = random_mx_operand(n, k, rng);
     for (DType out : {DType::FP32, DType::BF16, DType::FP16}) {
@@ -527,13 +528,13 @@ TEST(GpuWeightOnly, Bf16ActivationsInTheFp16FormKeepOrMarkRowsExactly) {
     }
 }
 
-// The same through the split of K among the four warpgroups (16- and 32-row values forms,
+// The same through the split of K among the warpgroups (16-, 32- and 64-row values forms,
 // forced), and NaN where it feeds.
 TEST(GpuWeightOnly, Fp16ActivationsSplitKMatchesReference) {
   MXGEMM_REQUIRE_GPU();
   const detail::ScopedStreamSplitK split(detail::StreamSplitK::Always);
   std::mt19937 rng = fresh_rng();
-  for (const std::int64_t m : {13, 30})
+  for (const std::int64_t m : {13, 30, 50})
     for (const std::int64_t k : {2080, 4112}) {
       const std::string what = "fp16 a, split K, " + std::to_string(m) + " x 520 x " + std::to_string(k);
       HostWide a = random_wide(m, k, DType::FP16, rng);

@@ -40,15 +40,16 @@ struct StreamGemmConfig {
   // issue the next), so a CTA needs several of them to keep HBM busy; narrow activations
   // leave the registers for four, the wide ones for two.
   static constexpr int kMathWarpgroups = kMPad <= 32 ? 4 : 2;
-  // K split among the warpgroups (the four-warpgroup kernels, where the weight's tiles of 64
-  // rows about fill the SMs: N = 8192 on 132): a tile is 64 weight rows over the whole K, one
-  // a CTA; each ring stage holds kQuarters consecutive 128-K parts of it, warpgroup w runs part
-  // w, and the four sums are added in shared memory at the end. No stream-K parts and no
+  // K split among the warpgroups (where the weight's tiles of 64 rows about fill the SMs: N =
+  // 8192 on 132, or do in clusters): a tile is 64 weight rows over the whole K, one a CTA; each
+  // ring stage holds kQuarters consecutive 128-K parts of it (one a math warpgroup: four up to
+  // 32 activation rows, two for 64), warpgroup w runs part w, and the sums are added in shared
+  // memory at the end. No stream-K parts and no
   // reduction kernel: at 8192^2 the split reduction's kernel took ~5 us of ~31 (H200, session
   // 22, bench/results/s22/b2), and a TMA ring streamed 64-row tiles over the whole K in 22.3 us
   // against 23.9 for 256-row tiles in K quarters (same run).
   static constexpr bool kSplitK = kSplitK_;
-  static constexpr int kQuarters = kSplitK ? kSplitKParts : 1;  // 128-K parts of a ring stage
+  static constexpr int kQuarters = kSplitK ? split_k_parts(kMPad) : 1;  // 128-K parts of a ring stage
   static constexpr int kBlockN = kSplitK ? kSplitKRowsPerTile : 64 * kMathWarpgroups;  // weight rows per tile
   static constexpr int kScaleChunks = kSplitK ? kQuarters : kBlockN / 128;  // 128-row scale chunks per ring stage
   static constexpr int kMathThreads = 128 * kMathWarpgroups;
@@ -93,7 +94,7 @@ struct StreamGemmConfig {
   // 5 in the ring spike (bench/results/s20/b2) and than 5 and 3 in the kernel (H200, MXFP8
   // 16 x 8192 x 28672: 70.9-71.0 us at 4 against 73.0-73.1 at 5 in one run, b3; 70.8-70.9 at
   // 4 against 72.5 at 3 in another, b4).
-  // kSplitK: as many ring stages (each four 128-K parts) as fit, up to 4: 3 at 32 rows.
+  // kSplitK: as many ring stages (each kQuarters 128-K parts) as fit, up to 4: 3 at 32 rows.
   static constexpr int kStages = kSplitK ? ((200 * 1024) / kRingStageSmem < 4 ? (200 * 1024) / kRingStageSmem : 4)
                                  : kSubStages == 2 ? 4 : (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
   // Up to 128 activation rows, each group of 8 stages (512 K) is summed in a fresh wgmma
@@ -151,7 +152,8 @@ struct StreamGemmConfig {
   // The staged store of 16-bit outputs (store_staged): the two-warpgroup tiles, whose direct
   // store was 6% of a large GEMM. (The four-warpgroup ones keep the direct store: small
   // tiles, no registers to spare.)
-  static constexpr bool kStagedStore = kMathWarpgroups == 2;
+  // (kSplitK: warpgroup 0 alone holds the tile's sum, and stores it directly.)
+  static constexpr bool kStagedStore = kMathWarpgroups == 2 && !kSplitK;
   static constexpr int kOutStageBytes = kStagedStore ? kStagedBytes<kBlockN> : 0;
   static constexpr int kPromotedBytes = kPromoteInSmem ? kMathThreads * kAccRegs * 4 : 16;
   // Stages, their scale chunks, the output staging, the promoted sum, and 1024 bytes each for
@@ -172,8 +174,8 @@ struct StreamGemmConfig {
                 "the codes form keeps two block partials and two fragments in registers: built for "
                 "up to 16 activation rows");
   static_assert(kSplitK ? kBlockN == 64 && kQuarters == kMathWarpgroups : kBlockN % 128 == 0 && kBlockN <= 256,
-                "whole scale chunks (kSplitK: a 64-row tile, half a chunk, for four warpgroups); one TMA box of rows");
-  static_assert(!kSplitK || (kSubStages == 2 && kRingK * kQuarters == 2 * kStreamSubStageK * kSplitKParts),
+                "whole scale chunks (kSplitK: a 64-row tile, half a chunk, a part a warpgroup); one TMA box of rows");
+  static_assert(!kSplitK || (kSubStages == 2 && kRingK * kQuarters == 2 * kStreamSubStageK * split_k_parts(kMPad)),
                 "K split in 128-K parts, as split_k_ring_stages counts them");
   static_assert(kSubStageBytesX % 1024 == 0 && kStageBytesW % 1024 == 0,
                 "every stage (and sub-stage) buffer must start on a 1024-byte swizzle boundary");

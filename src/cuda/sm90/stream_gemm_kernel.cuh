@@ -30,8 +30,8 @@
 // only waited on the stages, made the decode shapes 5-10% slower on the H200 (session 8).
 //
 // Work split (stream_schedule.hpp): whole tiles round-robin while there are more than two
-// waves, stream-K over (tile, K stage) pairs for the rest. Or, for the four-warpgroup widths
-// where 64-row weight tiles about fill the SMs, kSplitK: one such tile a CTA, K split among
+// waves, stream-K over (tile, K stage) pairs for the rest. Or, where 64-row weight tiles about
+// fill the SMs (up to 64 activation rows), kSplitK: one such tile a CTA, K split among
 // its warpgroups (below); where they are fewer, each tile's K split among a cluster of CTAs
 // too (kSplitClusters, stream_split_cluster.cuh). A CTA that covers a whole tile
 // stores it; partial tiles go to a workspace slot, and the last CTA to finish a tile
@@ -99,7 +99,7 @@ __device__ __forceinline__ float* promoted_slot(const StreamGemmParams& p, int c
 // kSplitK (StreamGemmConfig): one 64-row weight tile a CTA over the whole K, each ring stage
 // kQuarters 128-K parts laid out as kQuarters ordinary stages of a 64-row tile; math
 // warpgroup w runs part w of every ring stage as its own chain of stages, and the
-// warpgroups' four sums are added in shared memory (warpgroup order) before warpgroup 0 stores.
+// warpgroups' sums are added in shared memory (warpgroup order) before warpgroup 0 stores.
 //
 // kF16X: the fp16 values form. The weight enters the fp16 wgmma as code x 2^(s - 127 +
 // kF16WeightShift), two instructions a pair (LaneScalesF16), exact inside the fp16 window of
@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   using Smem = StreamGemmSmem<kMPad, kCodes, kSplitK>;
   // The launcher interleaves halves (StreamSchedule::interleave_halves) for these instances
   // only; the others run each work item's stages one after another.
-  constexpr bool kInterleaves = !kCodes && Cfg::kMathWarpgroups == 2;
+  constexpr bool kInterleaves = !kCodes && Cfg::kMathWarpgroups == 2 && !kSplitK;
   static_assert(Mma::kAccRegs == Cfg::kAccRegs, "accumulator size mismatch");
   static_assert(sizeof(Smem) + 1023 <= Cfg::kSmemBytes,
                 "the smem layout plus alignment slack must fit the dynamic allocation");
@@ -907,10 +907,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     if constexpr (kSplitK) {
       // (The tests by warp vote: a uniform predicate, so that ptxas keeps each copy's loop in
       // the uniform datapath as in one warp-uniform branch.)
-      if (__all_sync(0xFFFFFFFFu, part == 0)) run_mainloop(std::integral_constant<int, 0>{}, work);
-      else if (__all_sync(0xFFFFFFFFu, part == 1)) run_mainloop(std::integral_constant<int, 1>{}, work);
-      else if (__all_sync(0xFFFFFFFFu, part == 2)) run_mainloop(std::integral_constant<int, 2>{}, work);
-      else run_mainloop(std::integral_constant<int, 3>{}, work);
+      if (__all_sync(0xFFFFFFFFu, part == 0)) {
+        run_mainloop(std::integral_constant<int, 0>{}, work);
+      } else if constexpr (Cfg::kQuarters == 2) {
+        run_mainloop(std::integral_constant<int, 1>{}, work);
+      } else {
+        static_assert(Cfg::kQuarters == 4, "two or four parts a ring stage");
+        if (__all_sync(0xFFFFFFFFu, part == 1)) run_mainloop(std::integral_constant<int, 1>{}, work);
+        else if (__all_sync(0xFFFFFFFFu, part == 2)) run_mainloop(std::integral_constant<int, 2>{}, work);
+        else run_mainloop(std::integral_constant<int, 3>{}, work);
+      }
     } else {
       run_mainloop(std::integral_constant<int, 0>{}, work);
     }
@@ -927,12 +933,13 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     }
     exact = ptx::named_barrier_or(1, Cfg::kMathThreads, exact);
     if constexpr (kSplitK) {
-      // The four parts' sums: warpgroups 1..3 leave theirs in the weight stages (every math
-      // warp is past its last stage: the barrier above), warpgroup 0 adds them in that order
-      // (the same bits every run) and stores the tile.
+      // The parts' sums: warpgroups 1.. leave theirs in the weight stages (every math warp is
+      // past its last stage: the barrier above), warpgroup 0 adds them in that order (the same
+      // bits every run) and stores the tile.
       float* buf = reinterpret_cast<float*>(smem.w[0]);
-      static_assert(Cfg::kAccRegs % 4 == 0 && 3 * 128 * Cfg::kAccRegs * 4 <= Cfg::kStages * Cfg::kStageBytesW,
-                    "three warpgroups' sums fit the weight stages");
+      static_assert(Cfg::kAccRegs % 4 == 0 &&
+                        (Cfg::kQuarters - 1) * 128 * Cfg::kAccRegs * 4 <= Cfg::kStages * Cfg::kStageBytesW,
+                    "the other warpgroups' sums fit the weight stages");
       auto at = [&](int from, int r) { return (((from - 1) * Cfg::kAccRegs / 4 + r / 4) * 128 + math_tid % 128) * 4; };
       if (part != 0) {
 #pragma unroll

@@ -81,7 +81,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   p.scale_cols = static_cast<int>(scale_cols(p.k));
   const int sms = cuda::current_device_sms();
   const std::int64_t tiles_m = ceil_div(p.m, kMPad), tiles_n = ceil_div(p.n, Cfg::kBlockN);
-  const std::int64_t k_stages = kSplitK ? split_k_ring_stages(p.k) : stream_k_stages(p.k, kMPad, kCodes);
+  const std::int64_t k_stages = kSplitK ? split_k_ring_stages(p.k, Cfg::kQuarters) : stream_k_stages(p.k, kMPad, kCodes);
   // The kernel counts tiles and stream-K units in 32 bits.
   if (tiles_m * tiles_n * k_stages > std::numeric_limits<std::int32_t>::max())
     detail::fail<UnsupportedError>(l.fn, "M x N x K",
@@ -99,18 +99,18 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   // 33..64 MXFP8 rows (the permuted K order) where the split reduction would run on a weight of
   // fewer than kWideClusterMaxWeightElems: each tile's K split among a cluster of CTAs instead,
   // where the clusters fit (wide_cluster_ctas; docs/streaming-kernel.md, session 37); with
-  // detail::StreamSplitK::Clusters wherever they can run, Never: not at all.
+  // detail::StreamSplitK::WideClusters wherever they can run, Never: not at all.
   if constexpr (!kSplitK && wide_clusters_built(kMPad, kCodes, kPermutedX)) {
     const detail::StreamSplitK mode = detail::stream_split_k();
-    const bool forced = mode == detail::StreamSplitK::Clusters;
+    const bool forced = mode == detail::StreamSplitK::WideClusters;
     const bool small_weight = std::int64_t{p.n} * p.k < kWideClusterMaxWeightElems;
     if (tiles_m == 1 && mode != detail::StreamSplitK::Never && ((p.sched.split_reduce && small_weight) || forced)) {
       const int ctas = wide_cluster_ctas_on_device(p.n, k_stages, sms, forced);
       if (ctas > 1) p.sched = StreamSchedule::one_tile_per_cta(static_cast<int>(tiles_n), static_cast<int>(k_stages), ctas);
     }
   }
-  // (The kernel's kInterleaves: the two-warpgroup values form.)
-  if constexpr (!kCodes && Cfg::kMathWarpgroups == 2) {
+  // (The kernel's kInterleaves: the two-warpgroup values form's stream-K.)
+  if constexpr (!kCodes && Cfg::kMathWarpgroups == 2 && !kSplitK) {
     p.sched.interleave_halves();
     p.sched.paired = p.sched.one_half_per_cta();  // unless the clusters do not fit (launcher)
   }
@@ -197,11 +197,12 @@ int max_clusters_of(int c) {
 
 // The split kernels hold one CTA an SM (more than half an SM's 228 KB of shared memory), so
 // their clusters fit the device as the 32-row values form's do.
-int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, int sms, bool any_fill) {
+int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, int sms, bool any_fill, int m_pad) {
   using Cfg = StreamGemmConfig<32, false, true>;
-  static_assert(Cfg::kSmemBytes > 114 * 1024 && StreamGemmConfig<8, true, true>::kSmemBytes > 114 * 1024,
+  static_assert(Cfg::kSmemBytes > 114 * 1024 && StreamGemmConfig<8, true, true>::kSmemBytes > 114 * 1024 &&
+                    StreamGemmConfig<64, false, true>::kSmemBytes > 114 * 1024,
                 "one CTA an SM");
-  return split_k_cluster_ctas(n, k, sms, max_clusters_of<Cfg>, any_fill);
+  return split_k_cluster_ctas(n, k, sms, max_clusters_of<Cfg>, any_fill, split_k_parts(m_pad));
 }
 
 int wide_cluster_ctas_on_device(std::int64_t n, std::int64_t k_stages, int sms, bool any_fill) {
@@ -216,21 +217,28 @@ namespace {
 // (split_k_fills; detail::StreamSplitK for tests), one activation tile and K >= kSplitKMinK.
 // On the H200, same run (session 22, bench/results/s22/): see docs/streaming-kernel.md. Where
 // the tiles alone are too few, each tile's K is split among a cluster of CTAs too
-// (split_k_cluster_ctas): docs/streaming-kernel.md, session 36.
+// (split_k_cluster_ctas): docs/streaming-kernel.md, session 36. The two-warpgroup width (33..64
+// rows) takes those clusters where two_warpgroup_split_preferred, and its one-tile-a-CTA split
+// only when forced (docs/streaming-kernel.md, session 38).
 template <int kMPad, bool kCodes, bool kPermutedX = false, typename Prepass>
 void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream) {
-  if constexpr (StreamGemmConfig<kMPad, kCodes>::kMathWarpgroups == 4) {
+  constexpr bool kFourWarpgroups = StreamGemmConfig<kMPad, kCodes>::kMathWarpgroups == 4;
+  if constexpr (kFourWarpgroups || (kMPad == 64 && !kCodes)) {
     const detail::StreamSplitK mode = detail::stream_split_k();
     const int sms = cuda::current_device_sms();
     if (mode != detail::StreamSplitK::Never && l.m <= kMPad && b.data.cols >= kSplitKMinK) {
       if (mode == detail::StreamSplitK::Always ||
-          (mode == detail::StreamSplitK::Auto && split_k_fills(b.data.rows, sms))) {
+          (mode == detail::StreamSplitK::Auto && kFourWarpgroups && split_k_fills(b.data.rows, sms))) {
         launch_schedule<kMPad, kCodes, kPermutedX, true>(l, b, prepass, stream);
         return;
       }
     }
-    if ((mode == detail::StreamSplitK::Auto || mode == detail::StreamSplitK::Clusters) && l.m <= kMPad) {
-      const int ctas = split_k_cluster_ctas_on_device(b.data.rows, b.data.cols, sms, mode == detail::StreamSplitK::Clusters);
+    const bool auto_clusters =
+        mode == detail::StreamSplitK::Auto &&
+        (kFourWarpgroups || two_warpgroup_split_preferred(l.m, b.data.cols, l.x_exact.dtype == DType::FP16));
+    if ((auto_clusters || mode == detail::StreamSplitK::Clusters) && l.m <= kMPad) {
+      const int ctas =
+          split_k_cluster_ctas_on_device(b.data.rows, b.data.cols, sms, mode == detail::StreamSplitK::Clusters, kMPad);
       if (ctas > 1) {
         launch_schedule<kMPad, kCodes, kPermutedX, true>(l, b, prepass, stream, ctas);
         return;

@@ -26,7 +26,7 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
 
 // One instantiation per padded width and activation form (stream_gemm_config.cuh: kCodes;
 // kPermutedX: values in the permuted K order, stream_gemm_kernel.cuh), each width in its own
-// translation unit (stream_gemm_m*.cu; kSplitK, the K split among a CTA's four warpgroups:
+// translation unit (stream_gemm_m*.cu; kSplitK, the K split among a CTA's math warpgroups:
 // stream_gemm_split_*.cu). tma_sx is read in the codes form only. f16_values runs the values
 // instances in fp16 (kF16X, runs_f16_values).
 // Whether a values instance of this K order runs a launch in the fp16 values form (kF16X), for
@@ -50,9 +50,10 @@ bool runs_f16_values(DType x_dtype, DType w_dtype) {
 bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms);
 
 // The CTAs each 64-row tile's K is split among, in clusters, on the current device (of `sms`
-// SMs), for an N x K weight (split_k_cluster_ctas with the device's cluster occupancy; 1: no
-// clusters). any_fill: wherever the clusters can run (detail::StreamSplitK::Clusters).
-int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, int sms, bool any_fill);
+// SMs), for an N x K weight and m_pad activation rows (split_k_cluster_ctas with the device's
+// cluster occupancy; 1: no clusters). any_fill: wherever the clusters can run
+// (detail::StreamSplitK::Clusters).
+int split_k_cluster_ctas_on_device(std::int64_t n, std::int64_t k, int sms, bool any_fill, int m_pad = 32);
 // The same for the 64-row values form's 128-row tiles of k_stages 128-K stages
 // (wide_cluster_ctas).
 int wide_cluster_ctas_on_device(std::int64_t n, std::int64_t k_stages, int sms, bool any_fill);

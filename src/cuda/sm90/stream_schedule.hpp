@@ -98,17 +98,31 @@ constexpr std::int64_t unpromoted_chain_k(DType out) { return out == DType::BF16
 // against 1730, 4096 x 8192 x 28672 2737-2778 against 3180-3198).
 constexpr bool wide_tiles_preferred(DType out, std::int64_t k) { return out != DType::FP16 || k <= unpromoted_chain_k(out); }
 
-// The K split among a CTA's four warpgroups (StreamGemmConfig::kSplitK: 64-row weight tiles,
-// one a CTA over the whole K, ring stages of four 128-K parts) runs for one activation tile
-// where those tiles fill 90% to 100% of the SMs (N = 7553..8448 on 132), and K is at least
-// kSplitKMinK (four ring stages: every warpgroup has parts).
+// The K split among a CTA's math warpgroups (StreamGemmConfig::kSplitK: 64-row weight tiles,
+// one a CTA over the whole K, ring stages of one 128-K part a warpgroup: four up to 32
+// activation rows, two for 33..64) runs for one activation tile where those tiles fill 90% to
+// 100% of the SMs (N = 7553..8448 on 132), and K is at least kSplitKMinK.
 constexpr int kSplitKRowsPerTile = 64;
-constexpr int kSplitKParts = 4;  // 128-K parts of a ring stage, one a warpgroup
+constexpr int kSplitKParts = 4;  // 128-K parts of a ring stage, one a warpgroup (up to 32 rows)
+MXGEMM_HOST_DEVICE constexpr int split_k_parts(int m_pad) { return m_pad <= 32 ? kSplitKParts : 2; }
 constexpr std::int64_t kSplitKMinK = 2048;
-// Ring stages of K: kSplitKParts 128-K stages (two sub-stages) each.
-MXGEMM_HOST_DEVICE constexpr std::int64_t split_k_ring_stages(std::int64_t k) {
-  constexpr std::int64_t kRingK = kSplitKParts * 2 * kStreamSubStageK;
-  return (k + kRingK - 1) / kRingK;
+// Where 33..64 activation rows take the two-warpgroup split, in clusters (split_k_cluster_ctas
+// with two parts: N = 1024..4096 on the H200), and no other schedule: exactly 64 rows
+// (activation TMA boxes inside M: boxes that reach past M, whose rows TMA fills with zeros,
+// made the split slower than the split reduction and the 128-row tiles' clusters, e.g. MXFP8
+// 33 x 4096 x 8192 24.1 -> 29.2 us), K >= kTwoWarpgroupSplitMinK (as measured), and not FP16
+// activations (the fp16 values form of the natural K order, not measured there). On the H200,
+// same call, two rounds (bench/results/s38/b1): every 64-row shape measured faster, MXFP8 64 x
+// 4096^2 18.9-19.0 -> 16.7 us, 64 x 4096 x 8192 23.9-24.0 -> 21.5-21.6, 64 x 1024 x 8192
+// 16.8-17.0 -> 15.5-15.7; weight-only 64 x 4096^2 18.4-18.5 -> 16.3-16.4.
+constexpr std::int64_t kTwoWarpgroupSplitMinK = 4096;
+constexpr bool two_warpgroup_split_preferred(std::int64_t m, std::int64_t k, bool fp16_activation) {
+  return m == 64 && k >= kTwoWarpgroupSplitMinK && !fp16_activation;
+}
+// Ring stages of K: `parts` 128-K stages (two sub-stages) each.
+MXGEMM_HOST_DEVICE constexpr std::int64_t split_k_ring_stages(std::int64_t k, int parts = kSplitKParts) {
+  const std::int64_t ring_k = std::int64_t{parts} * 2 * kStreamSubStageK;
+  return (k + ring_k - 1) / ring_k;
 }
 inline bool split_k_fills(std::int64_t n, int sms) {
   const std::int64_t tiles = (n + kSplitKRowsPerTile - 1) / kSplitKRowsPerTile;
@@ -129,14 +143,14 @@ constexpr int kSplitKMaxClusterCtas = 8;
 constexpr double kSplitKClusterMinFill = 0.70;
 // CTA `rank`'s first ring stage of a tile of `stages` ring stages split among `ctas` CTAs.
 MXGEMM_HOST_DEVICE constexpr int split_k_range_begin(int rank, int stages, int ctas) { return rank * stages / ctas; }
-// Whether every CTA's range gives each of the four warpgroups some K: the last range, if it is
-// one ring stage, must reach the stage's last 128-K part.
-constexpr bool split_k_ranges_fit(std::int64_t k, int ctas) {
-  const std::int64_t stages = split_k_ring_stages(k);
+// Whether every CTA's range gives each of the `parts` warpgroups some K: the last range, if it
+// is one ring stage, must reach the stage's last 128-K part.
+constexpr bool split_k_ranges_fit(std::int64_t k, int ctas, int parts = kSplitKParts) {
+  const std::int64_t stages = split_k_ring_stages(k, parts);
   if (ctas < 1 || stages < ctas) return false;
   const std::int64_t last = stages - split_k_range_begin(ctas - 1, static_cast<int>(stages), ctas);
-  constexpr std::int64_t kRingK = kSplitKParts * 2 * kStreamSubStageK;
-  return last >= 2 || k - (stages - 1) * kRingK > (kSplitKParts - 1) * 2 * kStreamSubStageK;
+  const std::int64_t ring_k = std::int64_t{parts} * 2 * kStreamSubStageK;
+  return last >= 2 || k - (stages - 1) * ring_k > (parts - 1) * 2 * kStreamSubStageK;
 }
 // The CTAs each of `tiles` tiles' K is split among (a cluster of 2..kSplitKMaxClusterCtas), or 1
 // where the clusters do not apply: the most CTAs that the SMs hold with all the tiles' clusters
@@ -152,12 +166,14 @@ int cluster_ctas_a_tile(std::int64_t tiles, int sms, const MaxClusters& max_clus
   if (ctas < 2 || (!any_fill && static_cast<double>(tiles * ctas) < min_fill * sms)) return 1;
   return ctas;
 }
-// The four-warpgroup (kSplitK) tiles' clusters: every range has K for every warpgroup
-// (split_k_ranges_fit), kSplitKClusterMinFill.
+// The kSplitK tiles' clusters (`parts` warpgroups a CTA): every range has K for every
+// warpgroup (split_k_ranges_fit), kSplitKClusterMinFill.
 template <typename MaxClusters>
-int split_k_cluster_ctas(std::int64_t n, std::int64_t k, int sms, const MaxClusters& max_clusters, bool any_fill = false) {
+int split_k_cluster_ctas(std::int64_t n, std::int64_t k, int sms, const MaxClusters& max_clusters, bool any_fill = false,
+                         int parts = kSplitKParts) {
   return cluster_ctas_a_tile((n + kSplitKRowsPerTile - 1) / kSplitKRowsPerTile, sms, max_clusters,
-                             [k](int ctas) { return split_k_ranges_fit(k, ctas); }, kSplitKClusterMinFill, any_fill);
+                             [k, parts](int ctas) { return split_k_ranges_fit(k, ctas, parts); }, kSplitKClusterMinFill,
+                             any_fill);
 }
 
 // The same clusters for the two-warpgroup tiles of 33..64 activation rows (128 weight rows, no

@@ -1,6 +1,6 @@
 // The K-split clusters of the sm_90a weight-streaming GEMM (StreamSchedule::k_split > 1): a
 // weight tile's K is split among the CTAs of a cluster, each of which sums its range (a 64-row
-// tile in its four warpgroups, StreamGemmConfig::kSplitK, or a 128-row tile in its two). Here
+// tile in its warpgroups, StreamGemmConfig::kSplitK, or a 128-row tile in its two). Here
 // the cluster adds those sums through distributed shared memory and stores the tile, each CTA
 // a slice of it, with no partial in L2 and no second kernel.
 #pragma once
@@ -28,7 +28,7 @@ __device__ __forceinline__ void leave_tile_sum(float* tile_sum, const float (&su
 // Every math thread of every CTA of the cluster calls this (the producer warps have exited or
 // will: exited threads do not hold a cluster barrier). `tile_sum` is this CTA's sum of the tile
 // in its shared memory, written before the call by the kTileThreads math threads that hold the
-// tile (kSplitK: warpgroup 0, 128; the two-warpgroup tiles: 256) with leave_tile_sum (thread t's
+// tile (kSplitK: warpgroup 0, 128; the 128-row tiles of two warpgroups: 256) with leave_tile_sum (thread t's
 // warp holds 16 weight rows from n0 + 16 (t / 32)); `exact_flag`, a word of this CTA's shared
 // memory. `exact`: this CTA's own verdict.
 // Each element is the sum of the CTAs' values in rank order, the same bits every run. Returns
