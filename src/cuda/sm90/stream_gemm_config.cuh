@@ -44,10 +44,10 @@ struct StreamGemmConfig {
   // 8192 on 132, or do in clusters): a tile is 64 weight rows over the whole K, one a CTA; each
   // ring stage holds kQuarters consecutive 128-K parts of it (one a math warpgroup: four up to
   // 32 activation rows, two for 64), warpgroup w runs part w, and the sums are added in shared
-  // memory at the end. No stream-K parts and no
-  // reduction kernel: at 8192^2 the split reduction's kernel took ~5 us of ~31 (H200, session
-  // 22, bench/results/s22/b2), and a TMA ring streamed 64-row tiles over the whole K in 22.3 us
-  // against 23.9 for 256-row tiles in K quarters (same run).
+  // memory at the end. No stream-K parts and no reduction kernel: at 8192^2 the split
+  // reduction's kernel took ~5 us of ~31 (H200, session 22, bench/results/s22/b2), and a TMA ring
+  // streamed 64-row tiles over the whole K in 22.3 us against 23.9 for 256-row tiles in K
+  // quarters (same run).
   static constexpr bool kSplitK = kSplitK_;
   static constexpr int kQuarters = kSplitK ? split_k_parts(kMPad) : 1;  // 128-K parts of a ring stage
   static constexpr int kBlockN = kSplitK ? kSplitKRowsPerTile : 64 * kMathWarpgroups;  // weight rows per tile
