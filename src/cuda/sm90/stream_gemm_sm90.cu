@@ -68,7 +68,7 @@ unsigned int next_exact_generation() {
 // BF16 one also mark the rows that need the exact path (marks). Not called when the launch
 // reads its activation in place (x_direct).
 // split_ctas (kSplitK): the CTAs each tile's K is split among, a cluster (1: one tile a CTA).
-// The two-warpgroup values form (64 rows) picks its own (wide_cluster_ctas_on_device).
+// The 64-row values form's 128-row tiles (not kSplitK) pick their own (wide_cluster_ctas_on_device).
 template <int kMPad, bool kCodes, bool kPermutedX, bool kSplitK, typename Prepass>
 void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream,
                      int split_ctas = 1) {
@@ -223,7 +223,7 @@ namespace {
 template <int kMPad, bool kCodes, bool kPermutedX = false, typename Prepass>
 void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream) {
   constexpr bool kFourWarpgroups = StreamGemmConfig<kMPad, kCodes>::kMathWarpgroups == 4;
-  if constexpr (kFourWarpgroups || (kMPad == 64 && !kCodes)) {
+  if constexpr (kFourWarpgroups || kMPad == 64) {  // (the widths with kSplitK instances)
     const detail::StreamSplitK mode = detail::stream_split_k();
     const int sms = cuda::current_device_sms();
     if (mode != detail::StreamSplitK::Never && l.m <= kMPad && b.data.cols >= kSplitKMinK) {
