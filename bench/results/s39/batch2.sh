@@ -1,38 +1,40 @@
 #!/bin/bash
-# Session 39 b2 (prepared, not yet run): the other one-tile launches whose boxes w1 makes whole,
-# c0 / w1 alternated, two rounds, $MODE = mxfp8 (default) or weight-only (BF16 activations:
-# w1 changes those that go through a pre-pass: the codes form's 1..8 rows, and the fp16 values
-# form's 33..128 rows on weights of N >= 8192 and 2^26 elements or more):
-#   D: the codes forms at 1 / 4 / 7 rows (8-row tiles) on N in {1024, 4096, 8192, 28672} x 8192;
-#   S: 12 rows (the 16-row codes form), 17 / 24 (32-row tiles: the four-warpgroup split at N =
-#      8192) on 8192 x {8192, 28672};
+# Session 39 b2 (prepared, not yet run): the other one-tile launches whose boxes w2 keeps within
+# M, c0 / w2 alternated, two rounds, MODE=mxfp8 (default) or MODE=weight-only (BF16 activations):
+#   D: 1 / 4 / 7 rows (the 8-row codes form, through the workspace) on N in {1024, 4096, 8192,
+#      28672} x 8192;
+#   S: 1, 12 (16-row tiles), 17 / 24 (32-row tiles: the four-warpgroup split) on 8192 x {8192,
+#      28672};
 #   C: 17 / 24 rows in the 32-row split's clusters, N in {1024, 4096} x K in {4096, 8192};
-#   T: part tiles of 128 and 256 rows, 65 / 100 / 129 / 200 x 8192^2 (their whole boxes read rows
-#      of the workspace past M from memory, where TMA filled zeros before).
+#   O: 13 / 27 / 45 rows on N in {1024, 4096, 8192} x 8192 (weight-only reads these in place);
+#   T: part tiles of 128 and 256 rows, 65 / 100 / 129 / 200 x 8192^2 (MXFP8: their whole boxes
+#      read rows of the workspace past M from memory, where TMA filled zeros before).
+# Binaries as batch1.sh says; carry .device/s39.
 set -u
 MODE=${MODE:-mxfp8}
 L=$OUT/logs; mkdir -p $L
-for v in c0 w1; do xz -dc .device/s39/$v/mxgemm_bench.xz > /tmp/bench_$v && chmod +x /tmp/bench_$v; done
+for v in c0 w2; do xz -dc .device/s39/$v/mxgemm_bench.xz > /tmp/bench_$v && chmod +x /tmp/bench_$v; done
 declare -A SET=(
   [D]="--m 1,4,7 --n 1024,4096,8192,28672 --k 8192 --iters 30"
-  [S]="--m 12,17,24 --n 8192 --k 8192,28672 --iters 30"
+  [S]="--m 1,12,17,24 --n 8192 --k 8192,28672 --iters 30"
   [C]="--m 17,24 --n 1024,4096 --k 4096,8192 --iters 30"
+  [O]="--m 13,27,45 --n 1024,4096,8192 --k 8192 --iters 30"
   [T]="--m 65,100,129,200 --n 8192 --k 8192 --iters 20")
 for round in 1 2; do
-  for v in c0 w1; do
-    for f in D S C T; do timeout 60 /tmp/bench_$v ${SET[$f]} --mode $MODE > $L/${f}_${v}_r$round.log 2>&1; done
+  for v in c0 w2; do
+    for f in D S C O T; do timeout 60 /tmp/bench_$v ${SET[$f]} --mode $MODE > $L/${f}_${v}_r$round.log 2>&1; done
   done
 done
 cd $OUT && tar czf logs.tgz logs
-for f in D S C T; do
-echo "== $MODE $f: M N K | c0 r1, w1 r1, c0 r2, w1 r2 us | cuBLAS bf16 (c0 r1) | fp8 | w1 check"
+for f in D S C O T; do
+echo "== $MODE $f: M N K | c0 r1, w2 r1, c0 r2, w2 r2 us | cuBLAS bf16 (c0 r1) | fp8 | w2 check"
 paste <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $1, $2, $3, $5}' logs/${f}_c0_r1.log) \
-      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5}' logs/${f}_w1_r1.log) \
+      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5}' logs/${f}_w2_r1.log) \
       <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5}' logs/${f}_c0_r2.log) \
-      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5}' logs/${f}_w1_r2.log) \
+      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5}' logs/${f}_w2_r2.log) \
       <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $8}' logs/${f}_c0_r1.log) \
       <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $16}' logs/${f}_c0_r1.log) \
-      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $NF}' logs/${f}_w1_r1.log)
+      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $NF}' logs/${f}_w2_r1.log)
 done
 grep -c "all checks passed" logs/*.log | tr '\n' ' '; echo
 rm -rf logs
