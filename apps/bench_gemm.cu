@@ -128,6 +128,16 @@ struct Options {
   detail::StreamMxValues compare_mx_values() const {
     return compare == "bf16-values" ? detail::StreamMxValues::Bf16 : detail::StreamMxValues::Auto;
   }
+  // The streaming kernel's K-split schedule of the mxgemm column (detail::StreamSplitK): "auto"
+  // (the library's), or a forced one, to time a schedule Auto does not take with the same binary.
+  std::string split_k = "auto";
+  detail::StreamSplitK split_k_mode() const {
+    return split_k == "never"           ? detail::StreamSplitK::Never
+           : split_k == "always"        ? detail::StreamSplitK::Always
+           : split_k == "clusters"      ? detail::StreamSplitK::Clusters
+           : split_k == "wide-clusters" ? detail::StreamSplitK::WideClusters
+                                        : detail::StreamSplitK::Auto;
+  }
 };
 
 struct Shape {
@@ -658,6 +668,7 @@ class ShapeBench {
       case kMxTiled: {
         const detail::ScopedSm90Kernel forced(m == kMxTiled ? o_.compare_kernel() : detail::Sm90Kernel::Auto);
         const detail::ScopedStreamMxValues values(m == kMxTiled ? o_.compare_mx_values() : detail::StreamMxValues::Auto);
+        const detail::ScopedStreamSplitK split(m == kMx ? o_.split_k_mode() : detail::StreamSplitK::Auto);
         const int c = i % cm_;
         if (o_.weight_only()) {
           const bool f16 = o_.fp16_activation();
@@ -1174,6 +1185,7 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
   if (o.mx_out_dtype() != DType::BF16)
     std::printf("mxgemm columns: %s out (the peers: BF16; checked after rounding to BF16)\n",
                 o.mx_out == "fp32" ? "FP32" : "FP16");
+  if (o.split_k != "auto") std::printf("mxgemm column: the streaming kernel's K split forced: %s\n", o.split_k.c_str());
   std::printf("device: %s, %d SMs, L2 %.0f MiB; mxgemm backend: %s; cuBLASLt %zu; bf16 via %s; "
               "fp8 fast accumulation %s\n",
               gpu.prop.name, gpu.prop.multiProcessorCount, l2_mb, info.name.c_str(),
@@ -1352,6 +1364,12 @@ int main(int argc, char** argv) {
                  "with --mode weight-only, in the streaming kernel's bf16 values form, not the "
                  "fp16 one)")
       ->check(CLI::IsMember({"tiled", "streaming", "skinny", "bf16-values"}));
+  app.add_option("--split-k", o.split_k,
+                 "the streaming kernel's K-split schedule in the mxgemm column: auto (the library's), "
+                 "never, always (one tile a CTA, split among its warpgroups, wherever it can run), "
+                 "clusters (each tile's K among a cluster of CTAs too, wherever they can run), "
+                 "wide-clusters (33..64 rows: the 128-row tiles' clusters)")
+      ->check(CLI::IsMember({"auto", "never", "always", "clusters", "wide-clusters"}));
   app.add_option("--mx-out", o.mx_out,
                  "output type of the mxgemm columns (the peers keep BF16; the checks round it to BF16)")
       ->check(CLI::IsMember({"bf16", "fp16", "fp32"}));
