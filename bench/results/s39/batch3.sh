@@ -1,14 +1,14 @@
 #!/bin/bash
-# Session 39 b3 (prepared, not yet run): w2 under compute-sanitizer (memcheck; synccheck on the
+# Session 39 b3 (prepared, not yet run): w3 under compute-sanitizer (memcheck; synccheck on the
 # split's tests), its tests of the rows past M and the 33..64-row split. Binaries as batch1.sh
 # says; carry .device/s39.
 set -u
 L=$OUT/logs; mkdir -p $L
-xz -dc .device/s39/w2/mxgemm_gpu_tests.xz > /tmp/gpu_tests_w2 && chmod +x /tmp/gpu_tests_w2
+xz -dc .device/s39/w3/mxgemm_gpu_tests.xz > /tmp/gpu_tests_w3 && chmod +x /tmp/gpu_tests_w3
 F='*Stale*:*TwoWarpgroupSplitIsTaken*'
-timeout 360 compute-sanitizer --tool memcheck --error-exitcode 3 /tmp/gpu_tests_w2 --gtest_filter="$F" > $L/memcheck.log 2>&1
+timeout 360 compute-sanitizer --tool memcheck --error-exitcode 3 /tmp/gpu_tests_w3 --gtest_filter="$F" > $L/memcheck.log 2>&1
 echo "memcheck rc=$?" >> $L/summary.txt
-timeout 180 compute-sanitizer --tool synccheck --error-exitcode 3 /tmp/gpu_tests_w2 --gtest_filter='GpuStreamGemm.TwoWarpgroupSplitIsTaken*' > $L/synccheck.log 2>&1
+timeout 180 compute-sanitizer --tool synccheck --error-exitcode 3 /tmp/gpu_tests_w3 --gtest_filter='GpuStreamGemm.TwoWarpgroupSplitIsTaken*' > $L/synccheck.log 2>&1
 echo "synccheck rc=$?" >> $L/summary.txt
 cd $OUT && tar czf logs.tgz logs
 for f in memcheck synccheck; do echo "== $f"; grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED) |^\[  FAILED" logs/$f.log | tail -6; done
