@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/expect_error.hpp"
 #include "core/dispatch.hpp"
+#include "core/kernel_override.hpp"
 #include "core/validate.hpp"
 #include "mxgemm/mxgemm.hpp"
 
@@ -140,6 +142,38 @@ struct Sm100Case {
   }
   void check() { detail::validate_gemm_sm100_support("mxfp8_scaled_mm", a, b, d); }
 };
+
+// The tests' and the bench's forced choices (core/kernel_override.hpp): a scope sets one and
+// restores the one before it, nested scopes unwind in order, and each thread has its own (a
+// choice made on one thread never reaches another's launches).
+TEST(KernelOverride, ScopedChoicesNestRestoreAndStayOnTheirThread) {
+  ASSERT_EQ(detail::stream_split_k(), detail::StreamSplitK::Auto);
+  {
+    const detail::ScopedStreamSplitK outer(detail::StreamSplitK::Clusters);
+    EXPECT_EQ(detail::stream_split_k(), detail::StreamSplitK::Clusters);
+    {
+      const detail::ScopedStreamSplitK inner(detail::StreamSplitK::Never);
+      const detail::ScopedSm90Kernel kernel(detail::Sm90Kernel::Tiled);
+      EXPECT_EQ(detail::stream_split_k(), detail::StreamSplitK::Never);
+      EXPECT_EQ(detail::sm90_kernel(), detail::Sm90Kernel::Tiled);
+      detail::StreamSplitK other_thread = detail::StreamSplitK::Never;
+      detail::Sm90Kernel other_kernel = detail::Sm90Kernel::Tiled;
+      std::thread([&] {
+        other_thread = detail::stream_split_k();
+        other_kernel = detail::sm90_kernel();
+      }).join();
+      EXPECT_EQ(other_thread, detail::StreamSplitK::Auto);
+      EXPECT_EQ(other_kernel, detail::Sm90Kernel::Auto);
+    }
+    EXPECT_EQ(detail::stream_split_k(), detail::StreamSplitK::Clusters);
+    EXPECT_EQ(detail::sm90_kernel(), detail::Sm90Kernel::Auto);
+  }
+  EXPECT_EQ(detail::stream_split_k(), detail::StreamSplitK::Auto);
+  EXPECT_EQ(detail::set_stream_mx_values(detail::StreamMxValues::Bf16), detail::StreamMxValues::Auto);
+  EXPECT_EQ(detail::set_stream_mx_values(detail::StreamMxValues::Auto), detail::StreamMxValues::Bf16);
+  EXPECT_EQ(detail::set_stream_early_fixup(detail::StreamEarlyFixup::Never), detail::StreamEarlyFixup::Auto);
+  EXPECT_EQ(detail::set_stream_early_fixup(detail::StreamEarlyFixup::Auto), detail::StreamEarlyFixup::Never);
+}
 
 TEST(Sm100Support, AcceptsTheOriginalContract) {
   Sm100Case c;
