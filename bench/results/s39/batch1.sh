@@ -13,21 +13,29 @@
 # --split-k always.
 set -u
 L=$OUT/logs; mkdir -p $L
+# Each step's timeout is cut to what is left of 540 s, so that the summary always prints.
+limited() {  # limited SECONDS command...: run with timeout min(SECONDS, 540 - elapsed)
+  local t=$1; shift
+  local left=$((540 - SECONDS))
+  [ $left -lt $t ] && t=$left
+  if [ $t -lt 5 ]; then echo "skipped (time): $*" >> $L/summary.txt; return 124; fi
+  timeout $t "$@"
+}
 for v in c0 w1 w3; do
   xz -dc .device/s39/$v/mxgemm_bench.xz > /tmp/bench_$v && chmod +x /tmp/bench_$v
   xz -dc .device/s39/$v/mxgemm_gpu_tests.xz > /tmp/gpu_tests_$v && chmod +x /tmp/gpu_tests_$v
 done
-timeout 200 /tmp/gpu_tests_w3 > $L/gpu_suite_w3.log 2>&1; echo "gpu suite w3 rc=$?" >> $L/summary.txt
-timeout 200 /tmp/gpu_tests_c0 > $L/gpu_suite_c0.log 2>&1; echo "gpu suite c0 rc=$?" >> $L/summary.txt
-timeout 100 /tmp/gpu_tests_w1 --gtest_filter='*Stale*:*TwoWarpgroup*:*SplitK*:*Cluster*:*WideTiles*' > $L/gpu_split_w1.log 2>&1
+limited 200 /tmp/gpu_tests_w3 > $L/gpu_suite_w3.log 2>&1; echo "gpu suite w3 rc=$?" >> $L/summary.txt
+limited 200 /tmp/gpu_tests_c0 > $L/gpu_suite_c0.log 2>&1; echo "gpu suite c0 rc=$?" >> $L/summary.txt
+limited 100 /tmp/gpu_tests_w1 --gtest_filter='*Stale*:*TwoWarpgroup*:*SplitK*:*Cluster*:*WideTiles*' > $L/gpu_split_w1.log 2>&1
 echo "gpu split tests w1 rc=$?" >> $L/summary.txt
 S="--m 33,48,63 --n 1024,4096 --k 4096,8192 --iters 30"
 E="--m 48,64 --n 8192 --k 8192,28672 --iters 30"
 for round in 1 2; do
-  for v in c0 w1 w3; do timeout 50 /tmp/bench_$v $S > $L/M_${v}_r$round.log 2>&1; done
-  timeout 30 /tmp/bench_c0 $E > $L/E_c0_r$round.log 2>&1
-  timeout 30 /tmp/bench_c0 $E --split-k always > $L/E_c0a_r$round.log 2>&1
-  timeout 30 /tmp/bench_w3 $E --split-k always > $L/E_w3a_r$round.log 2>&1
+  for v in c0 w1 w3; do limited 50 /tmp/bench_$v $S > $L/M_${v}_r$round.log 2>&1; done
+  limited 30 /tmp/bench_c0 $E > $L/E_c0_r$round.log 2>&1
+  limited 30 /tmp/bench_c0 $E --split-k always > $L/E_c0a_r$round.log 2>&1
+  limited 30 /tmp/bench_w3 $E --split-k always > $L/E_w3a_r$round.log 2>&1
 done
 cd $OUT && tar czf logs.tgz logs
 for f in gpu_suite_w3 gpu_suite_c0 gpu_split_w1; do echo "== $f"; grep -E "^\[  (PASSED|FAILED) |^\[  FAILED|tests ran" logs/$f.log | tail -8; done

@@ -15,6 +15,14 @@ set -u
 MODE=${MODE:-mxfp8}
 if [ "$MODE" = mxfp8 ]; then VARIANTS="c0 w1 w3"; SETS="D S C T"; else VARIANTS="c0 w3"; SETS="D S C O T"; fi
 L=$OUT/logs; mkdir -p $L
+# Each step's timeout is cut to what is left of 540 s, so that the summary always prints.
+limited() {  # limited SECONDS command...: run with timeout min(SECONDS, 540 - elapsed)
+  local t=$1; shift
+  local left=$((540 - SECONDS))
+  [ $left -lt $t ] && t=$left
+  if [ $t -lt 5 ]; then echo "skipped (time): $*" >> $L/summary.txt; return 124; fi
+  timeout $t "$@"
+}
 for v in $VARIANTS; do xz -dc .device/s39/$v/mxgemm_bench.xz > /tmp/bench_$v && chmod +x /tmp/bench_$v; done
 declare -A SET=(
   [D]="--m 1,4,7 --n 1024,4096,8192,28672 --k 8192 --iters 30"
@@ -24,7 +32,7 @@ declare -A SET=(
   [T]="--m 65,100,129,200 --n 8192 --k 8192 --iters 20")
 for round in 1 2; do
   for v in $VARIANTS; do
-    for f in $SETS; do timeout 60 /tmp/bench_$v ${SET[$f]} --mode $MODE > $L/${f}_${v}_r$round.log 2>&1; done
+    for f in $SETS; do limited 60 /tmp/bench_$v ${SET[$f]} --mode $MODE > $L/${f}_${v}_r$round.log 2>&1; done
   done
 done
 cd $OUT && tar czf logs.tgz logs
