@@ -13,14 +13,7 @@
 # --split-k always.
 set -u
 L=$OUT/logs; mkdir -p $L
-# Each step's timeout is cut to what is left of 540 s, so that the summary always prints.
-limited() {  # limited SECONDS command...: run with timeout min(SECONDS, 540 - elapsed)
-  local t=$1; shift
-  local left=$((540 - SECONDS))
-  [ $left -lt $t ] && t=$left
-  if [ $t -lt 5 ]; then echo "skipped (time): $*" >> $L/summary.txt; return 124; fi
-  timeout $t "$@"
-}
+source "$(dirname "$0")/common.sh"  # limited, table
 for v in c0 w1 w3; do
   xz -dc .device/s39/$v/mxgemm_bench.xz > /tmp/bench_$v && chmod +x /tmp/bench_$v
   xz -dc .device/s39/$v/mxgemm_gpu_tests.xz > /tmp/gpu_tests_$v && chmod +x /tmp/gpu_tests_$v
@@ -40,19 +33,7 @@ done
 cd $OUT && tar czf logs.tgz logs
 for f in gpu_suite_w3 gpu_suite_c0 gpu_split_w1; do echo "== $f"; grep -E "^\[  (PASSED|FAILED) |^\[  FAILED|tests ran" logs/$f.log | tail -8; done
 cat logs/summary.txt
-table() {  # prefix, three variants, their title
-echo "== $1: M N K | $5 r1 | r2 (us) | cuBLAS bf16 ($2 r1) | fp8 | $4 check"
-paste <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $1, $2, $3, $5}' logs/${1}_${2}_r1.log) \
-      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5}' logs/${1}_${3}_r1.log) \
-      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5}' logs/${1}_${4}_r1.log) \
-      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5}' logs/${1}_${2}_r2.log) \
-      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5}' logs/${1}_${3}_r2.log) \
-      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5}' logs/${1}_${4}_r2.log) \
-      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $8}' logs/${1}_${2}_r1.log) \
-      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $16}' logs/${1}_${2}_r1.log) \
-      <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $NF}' logs/${1}_${4}_r1.log)
-}
-table M c0 w1 w3 "c0, w1, w3"
-table E c0 c0a w3a "c0, c0 --split-k always, w3 --split-k always"
+table M c0 w1 w3
+table E c0 c0a w3a  # c0, c0 --split-k always, w3 --split-k always
 grep -c "all checks passed" logs/*.log | tr '\n' ' '; echo
 rm -rf logs

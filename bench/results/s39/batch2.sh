@@ -15,14 +15,7 @@ set -u
 MODE=${MODE:-mxfp8}
 if [ "$MODE" = mxfp8 ]; then VARIANTS="c0 w1 w3"; SETS="D S C T"; else VARIANTS="c0 w3"; SETS="D S C O T"; fi
 L=$OUT/logs; mkdir -p $L
-# Each step's timeout is cut to what is left of 540 s, so that the summary always prints.
-limited() {  # limited SECONDS command...: run with timeout min(SECONDS, 540 - elapsed)
-  local t=$1; shift
-  local left=$((540 - SECONDS))
-  [ $left -lt $t ] && t=$left
-  if [ $t -lt 5 ]; then echo "skipped (time): $*" >> $L/summary.txt; return 124; fi
-  timeout $t "$@"
-}
+source "$(dirname "$0")/common.sh"  # limited, table
 for v in $VARIANTS; do xz -dc .device/s39/$v/mxgemm_bench.xz > /tmp/bench_$v && chmod +x /tmp/bench_$v; done
 declare -A SET=(
   [D]="--m 1,4,7 --n 1024,4096,8192,28672 --k 8192 --iters 30"
@@ -36,18 +29,7 @@ for round in 1 2; do
   done
 done
 cd $OUT && tar czf logs.tgz logs
-for log in logs/*_r[12].log; do  # one column a file: time, and c0's peers, w3's check
-  b=${log%.log}
-  awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5}' $log > $b.us
-  awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $8}' $log > $b.bf16
-  awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $16}' $log > $b.fp8
-  awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $NF}' $log > $b.check
-done
-for f in $SETS; do
-  echo "== $MODE $f: M N K | $VARIANTS r1 | r2 (us) | cuBLAS bf16 (c0 r1) | fp8 | w3 check"
-  paste <(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $1, $2, $3}' logs/${f}_c0_r1.log) \
-        $(for r in 1 2; do for v in $VARIANTS; do echo logs/${f}_${v}_r$r.us; done; done) \
-        logs/${f}_c0_r1.bf16 logs/${f}_c0_r1.fp8 logs/${f}_w3_r1.check
-done
+echo "== mode $MODE"
+for f in $SETS; do table $f $VARIANTS; done
 grep -c "all checks passed" logs/*.log | tr '\n' ' '; echo
 rm -rf logs

@@ -4,14 +4,7 @@
 # says; carry .device/s39.
 set -u
 L=$OUT/logs; mkdir -p $L
-# Each step's timeout is cut to what is left of 540 s, so that the summary always prints.
-limited() {  # limited SECONDS command...: run with timeout min(SECONDS, 540 - elapsed)
-  local t=$1; shift
-  local left=$((540 - SECONDS))
-  [ $left -lt $t ] && t=$left
-  if [ $t -lt 5 ]; then echo "skipped (time): $*" >> $L/summary.txt; return 124; fi
-  timeout $t "$@"
-}
+source "$(dirname "$0")/common.sh"  # limited, table
 xz -dc .device/s39/w3/mxgemm_gpu_tests.xz > /tmp/gpu_tests_w3 && chmod +x /tmp/gpu_tests_w3
 F='*Stale*:*TwoWarpgroupSplitIsTaken*'
 limited 360 compute-sanitizer --tool memcheck --error-exitcode 3 /tmp/gpu_tests_w3 --gtest_filter="$F" > $L/memcheck.log 2>&1

@@ -1,0 +1,31 @@
+# Sourced by this folder's batchN.sh (after L, the log folder, is set).
+
+# limited SECONDS command...: the command under timeout min(SECONDS, 540 - elapsed), so that a
+# batch's summary always prints within the device's 600-second limit.
+limited() {
+  local t=$1; shift
+  local left=$((540 - SECONDS))
+  [ $left -lt $t ] && t=$left
+  if [ $t -lt 5 ]; then echo "skipped (time): $*" >> $L/summary.txt; return 124; fi
+  timeout $t "$@"
+}
+
+# table SET VARIANT...: from logs/SET_VARIANT_rR.log (run in $OUT), per shape: M N K, each
+# variant's mxgemm time in rounds 1 and 2 (us), the first variant's cuBLAS bf16 and cuBLASLt fp8
+# (round 1), and the last variant's check.
+table() {
+  local set=$1; shift
+  local first=$1 last=${!#} t files=() r v
+  t=$(mktemp -d)
+  rows() { awk -v c="$2" '$1 ~ /^[0-9]+$/ && NF > 20 {print (c == "shape") ? $1 " " $2 " " $3 : (c == "NF") ? $NF : $c}' "$1"; }
+  rows logs/${set}_${first}_r1.log shape > $t/shape
+  for r in 1 2; do
+    for v in "$@"; do rows logs/${set}_${v}_r$r.log 5 > $t/$v.$r; files+=($t/$v.$r); done
+  done
+  rows logs/${set}_${first}_r1.log 8 > $t/bf16
+  rows logs/${set}_${first}_r1.log 16 > $t/fp8
+  rows logs/${set}_${last}_r1.log NF > $t/check
+  echo "== $set: M N K | $* r1 | r2 (us) | cuBLAS bf16 ($first r1) | fp8 | $last check"
+  paste $t/shape "${files[@]}" $t/bf16 $t/fp8 $t/check
+  rm -rf $t
+}
