@@ -15,6 +15,12 @@ if ! "$PY" -c "import nanobind, scikit_build_core, pytest, numpy, matplotlib" >/
     "nanobind>=2" "scikit-build-core>=0.10" pytest numpy matplotlib || \
     echo "warning: pip could not install every requirement; tests that need a missing one skip"
 fi
+# mypy checks that type checkers read the package's stubs; its test skips without it. One
+# quick try, so that a machine without network (the GPU machine) loses no time on retries.
+if ! "$PY" -c "import mypy" >/dev/null 2>&1; then
+  "$PY" -m pip install -q --disable-pip-version-check --retries 0 --timeout 10 mypy >/dev/null 2>&1 || \
+    echo "note: mypy could not be installed; the mypy test skips"
+fi
 
 # The sm_100a path is left out of the package build: the C++ build already compiles it.
 log="$REPO_ROOT/build-python/pip-install.log"

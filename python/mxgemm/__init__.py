@@ -13,6 +13,7 @@ PyTorch operators (torch is imported on first use of one of these names):
 """
 
 from importlib import import_module as _import_module
+from typing import TYPE_CHECKING, Any
 
 from . import _core
 from ._core import (
@@ -31,7 +32,17 @@ from ._core import (
 )
 from ._host import bf16_to_float32, float32_to_bf16
 
-__version__ = _core.__version__
+__version__: str = _core.__version__
+
+if TYPE_CHECKING:  # what the lazy names below are, for type checkers (no import at run time)
+    from . import nn as nn, ops as ops  # "as": re-exported (mypy --strict)
+    from .nn import MXLinear as MXLinear
+    from .ops import (
+        dequantize_mxfp8 as dequantize_mxfp8,
+        mxfp8_scaled_mm as mxfp8_scaled_mm,
+        mxfp8_weight_only_mm as mxfp8_weight_only_mm,
+        quantize_mxfp8 as quantize_mxfp8,
+    )
 
 for _error in (ArgumentError, CudaError, DtypeError, UnsupportedError):
     _error.__module__ = __name__
@@ -67,7 +78,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name not in _LAZY:
         raise AttributeError(f"module 'mxgemm' has no attribute {name!r}")
     module = _import_module(f".{_LAZY[name] or name}", __name__)

@@ -1,9 +1,10 @@
 """bf16 on numpy, which has no bfloat16: arrays of uint16 holding the bits."""
 
 import numpy as np
+import numpy.typing as npt
 
 
-def bf16_to_float32(bits):
+def bf16_to_float32(bits: npt.ArrayLike) -> np.ndarray:
     """uint16 bf16 bit patterns -> float32 values (exact)."""
     bits = np.asarray(bits)
     if bits.dtype != np.uint16:
@@ -11,7 +12,7 @@ def bf16_to_float32(bits):
     return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
-def float32_to_bf16(x):
+def float32_to_bf16(x: npt.ArrayLike) -> np.ndarray:
     """float32 values -> uint16 bf16 bit patterns, rounded to nearest even (NaN stays NaN)."""
     x = np.asarray(x, dtype=np.float32)
     u = x.view(np.uint32).astype(np.uint64)

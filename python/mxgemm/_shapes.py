@@ -2,7 +2,7 @@
 work on symbolic sizes (torch.SymInt). Must agree with _core.scale_shape (tested)."""
 
 
-def scale_shape(rows, k, layout="swizzled"):
+def scale_shape(rows: int, k: int, layout: str = "swizzled") -> tuple[int, int]:
     """(rows, cols) of the E8M0 scales of a (rows, k) operand in `layout`."""
     cols = -(-k // 32)
     if layout == "linear":

@@ -13,11 +13,10 @@ taken as e4m3 codes); scales: torch.float8_e8m0fnu or uint8. Inference only: no 
 Also, on torch tensors: to_swizzled / to_linear (scale layout conversion, in torch ops, on
 any device) and mxfp8_scaled_mm_reference (the exact CPU reference; returns a CPU tensor).
 
-Status: tested on an H200 with torch 2.11, except mxfp8_weight_only_mm, which is written
-and checked without a GPU only (see README).
+Tested on an H200 with torch 2.11 (tests/python/test_torch_ops.py, weight-only included).
 """
 
-from typing import Optional
+from typing import Literal, Optional, Union
 
 import numpy as np
 import torch
@@ -34,6 +33,11 @@ __all__ = [
     "to_linear",
     "to_swizzled",
 ]
+
+Layout = Literal["swizzled", "linear"]
+Rounding = Literal["floor", "rceil"]
+# alpha as the callers pass it: a Python float, or a one-element fp32 tensor on the device.
+Alpha = Union[float, torch.Tensor]
 
 # torch dtype -> the dtype name the C++ core takes.
 _ELEM = {torch.float8_e4m3fn: "e4m3", torch.float8_e5m2: "e5m2", torch.uint8: "e4m3"}
@@ -128,8 +132,10 @@ def _(a, b, scales_a, scales_b, alpha, out_dtype, layout):
     return a.new_empty((a.shape[0], b.shape[0]), dtype=out_dtype)
 
 
-def mxfp8_scaled_mm(a, b, scales_a, scales_b, alpha=1.0, out_dtype=torch.bfloat16,
-                    layout="swizzled"):
+def mxfp8_scaled_mm(a: torch.Tensor, b: torch.Tensor, scales_a: torch.Tensor,
+                    scales_b: torch.Tensor, alpha: Alpha = 1.0,
+                    out_dtype: torch.dtype = torch.bfloat16,
+                    layout: Layout = "swizzled") -> torch.Tensor:
     """D = alpha * dequant(a) @ dequant(b).T on the GPU (the original call's contract).
 
     a (M, K) and b (N, K): fp8 data, K contiguous. scales_a / scales_b: E8M0, one per 32
@@ -191,8 +197,10 @@ def _(a, w, scales_w, alpha, bias, out_dtype, layout):
     return a.new_empty((a.shape[0], w.shape[0]), dtype=out_dtype)
 
 
-def mxfp8_weight_only_mm(a, w, scales_w, alpha=1.0, bias=None, out_dtype=torch.bfloat16,
-                         layout="swizzled"):
+def mxfp8_weight_only_mm(a: torch.Tensor, w: torch.Tensor, scales_w: torch.Tensor,
+                         alpha: Alpha = 1.0, bias: Optional[torch.Tensor] = None,
+                         out_dtype: torch.dtype = torch.bfloat16,
+                         layout: Layout = "swizzled") -> torch.Tensor:
     """D = alpha * a @ dequant(w).T (+ bias) on the GPU: bf16 or fp16 activations (on Hopper fp16
     takes an e4m3 weight only), an MXFP8 weight w (N, K) with E8M0 scales_w in `layout`, bias
     None or (N,) (fp32/bf16/fp16), added in the same rounding as alpha. Returns a new (M, N)
@@ -239,7 +247,9 @@ def _(x, elem_dtype, rounding, layout):
     return _new_quantized(x, elem_dtype, layout)
 
 
-def quantize_mxfp8(x, elem_dtype=torch.float8_e4m3fn, rounding="floor", layout="swizzled"):
+def quantize_mxfp8(x: torch.Tensor, elem_dtype: torch.dtype = torch.float8_e4m3fn,
+                   rounding: Rounding = "floor",
+                   layout: Layout = "swizzled") -> tuple[torch.Tensor, torch.Tensor]:
     """x (R, K) fp32/bf16/fp16 CUDA tensor -> (data (R, K) elem_dtype, scales E8M0 in layout).
 
     rounding: 'floor' (OCP MX) or 'rceil' (cuBLAS / Transformer Engine). Bit-exact with
@@ -274,7 +284,9 @@ def _(data, scales, out_dtype, layout):
     return data.new_empty(data.shape, dtype=out_dtype)
 
 
-def dequantize_mxfp8(data, scales, out_dtype=torch.bfloat16, layout="swizzled"):
+def dequantize_mxfp8(data: torch.Tensor, scales: torch.Tensor,
+                     out_dtype: torch.dtype = torch.bfloat16,
+                     layout: Layout = "swizzled") -> torch.Tensor:
     """(data (R, K) fp8, scales E8M0 in layout) -> (R, K) tensor of out_dtype."""
     return torch.ops.mxgemm.dequantize_mxfp8(data, scales, out_dtype, layout)
 
@@ -290,7 +302,7 @@ def _as_bytes(t):
     return t if t.dtype == torch.uint8 else t.view(torch.uint8)
 
 
-def to_swizzled(linear_scales, rows, k):
+def to_swizzled(linear_scales: torch.Tensor, rows: int, k: int) -> torch.Tensor:
     """Linear (rows, ceil(k/32)) scales -> swizzled 128x4, padded with zero bytes; same dtype."""
     cols = -(-k // 32)
     if tuple(linear_scales.shape) != (rows, cols):
@@ -303,7 +315,7 @@ def to_swizzled(linear_scales, rows, k):
     return tiles.reshape(prows, pcols).view(linear_scales.dtype)
 
 
-def to_linear(swizzled_scales, rows, k):
+def to_linear(swizzled_scales: torch.Tensor, rows: int, k: int) -> torch.Tensor:
     """Swizzled 128x4 scales of a (rows, k) operand -> linear (rows, ceil(k/32)); same dtype."""
     prows, pcols = scale_shape(rows, k, "swizzled")
     if tuple(swizzled_scales.shape) != (prows, pcols):
@@ -324,8 +336,10 @@ def _to_numpy(t):
     return _as_bytes(t).numpy() if t.dtype in _ELEM or t.dtype in _SCALE else t.numpy()
 
 
-def mxfp8_scaled_mm_reference(a, b, scales_a, scales_b, alpha=1.0, out_dtype=torch.bfloat16,
-                              layout="swizzled"):
+def mxfp8_scaled_mm_reference(a: torch.Tensor, b: torch.Tensor, scales_a: torch.Tensor,
+                              scales_b: torch.Tensor, alpha: float = 1.0,
+                              out_dtype: torch.dtype = torch.bfloat16,
+                              layout: Layout = "swizzled") -> torch.Tensor:
     """The exact reference of mxfp8_scaled_mm (fp64 sum, one rounding) on the CPU, for tensors
     on any device; returns a CPU tensor."""
     fn = "mxfp8_scaled_mm_reference"
