@@ -23,7 +23,9 @@ namespace mxgemm {
 // alpha  pointer to one fp32 in Device memory, read by the kernel (no host sync).
 // d      M x N, BF16, FP16 or FP32, row-major (row_stride >= N), Device. Only the M x N
 //        elements are written; what lies between rows (row_stride > N) is untouched.
-// stream the CUDA stream the work is queued on.
+// stream the CUDA stream the work is queued on. The call uses the device's scratch memory,
+//        shared with every other call on the device: mxgemm/workspace.hpp says when calls
+//        on two streams need an order, and how to capture calls in CUDA graphs.
 // skip_checks  skip the checks that cost more than a few comparisons (asking the driver
 //        where each pointer lives); shapes, dtypes and alignment are always checked.
 //

@@ -8,3 +8,4 @@
 #include "mxgemm/quantize.hpp"
 #include "mxgemm/types.hpp"
 #include "mxgemm/weight_only.hpp"
+#include "mxgemm/workspace.hpp"

@@ -31,7 +31,8 @@ namespace mxgemm {
 // path). With FP16 activations an E5M2 weight is refused with
 // UnsupportedError (an E5M2 code times its scale is an exact fp16 value in too narrow a window).
 // Other devices: UnsupportedError.
-// Errors as for mxfp8_scaled_mm; nothing is written to d unless all checks pass.
+// Errors as for mxfp8_scaled_mm; nothing is written to d unless all checks pass. Streams,
+// CUDA graphs and the shared scratch memory: as for mxfp8_scaled_mm (mxgemm/workspace.hpp).
 void mxfp8_weight_only_mm(const ConstMatrixView& a, const ConstMxOperand& w, const float* alpha,
                           const ConstMatrixView* bias, MatrixView d, cudaStream_t stream = nullptr,
                           bool skip_checks = false);

@@ -3,7 +3,8 @@
 Torch-free, on numpy arrays (imported with the package):
     mxfp8_scaled_mm_reference, mxfp8_weight_only_mm_reference, quantize_mxfp8_reference,
     dequantize_mxfp8_reference,
-    to_swizzled, to_linear, scale_shape, gemm_backend, bf16_to_float32, float32_to_bf16
+    to_swizzled, to_linear, scale_shape, gemm_backend, bf16_to_float32, float32_to_bf16,
+    release_gpu_workspace, gpu_workspace_bytes (the GPU GEMMs' scratch memory)
     and the exceptions DtypeError (TypeError), ArgumentError (ValueError),
     UnsupportedError and CudaError (RuntimeError).
 
@@ -23,9 +24,11 @@ from ._core import (
     UnsupportedError,
     dequantize_mxfp8_reference,
     gemm_backend,
+    gpu_workspace_bytes,
     mxfp8_scaled_mm_reference,
     mxfp8_weight_only_mm_reference,
     quantize_mxfp8_reference,
+    release_gpu_workspace,
     scale_shape,
     to_linear,
     to_swizzled,
@@ -68,9 +71,11 @@ __all__ = [
     "dequantize_mxfp8_reference",
     "float32_to_bf16",
     "gemm_backend",
+    "gpu_workspace_bytes",
     "mxfp8_scaled_mm_reference",
     "mxfp8_weight_only_mm_reference",
     "quantize_mxfp8_reference",
+    "release_gpu_workspace",
     "scale_shape",
     "to_linear",
     "to_swizzled",

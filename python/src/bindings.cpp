@@ -384,6 +384,14 @@ NB_MODULE(_core, m) {
   m.def("gemm_backend", &gemm_backend,
         "Which GPU kernel mxfp8_scaled_mm would use on the current device: a dict with\n"
         "'available' (bool), 'name' and 'reason' (why none can run). Never raises.");
+  m.def("release_gpu_workspace", &mxgemm::release_gpu_workspace,
+        nb::call_guard<nb::gil_scoped_release>(),
+        "Frees the GPU GEMMs' scratch memory on every device where no CUDA graph capture used\n"
+        "it, after waiting for that device; returns the bytes freed. The next call allocates\n"
+        "again. Memory a capture used stays (its graphs may be replayed).");
+  m.def("gpu_workspace_bytes", &mxgemm::gpu_workspace_bytes, "device"_a,
+        "Bytes of scratch memory the GPU GEMMs hold on CUDA device `device`, what graph\n"
+        "captures keep included.");
 
 #define MXGEMM_DEVICE_MATRIX_DOC                                                              \
   "Device matrices are tuples (pointer, rows, cols, row_stride in elements, dtype name);\n"   \

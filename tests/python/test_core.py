@@ -299,6 +299,12 @@ def test_gemm_backend_says_what_runs_or_why_not():
         assert BACKEND["reason"] and not BACKEND["name"]
 
 
+@pytest.mark.skipif(not NO_CUDA_DEVICE, reason="needs a machine without a CUDA device")
+def test_the_gpu_workspace_is_empty_and_releasing_it_is_harmless_without_a_gpu():
+    assert mxgemm.gpu_workspace_bytes(0) == 0
+    assert mxgemm.release_gpu_workspace() == 0
+
+
 def device_gemm_args(k=128, a_ptr=0x10000):
     # Pointers that are never dereferenced: validation rejects the call first, or no GPU runs it.
     sa = (0x30000, 128, 4, 4, "e8m0")

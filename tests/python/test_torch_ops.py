@@ -229,6 +229,38 @@ def test_cuda_graph_capture_and_replay_reads_alpha_on_device():
 
 @requires_gemm
 @requires_quantize
+def test_cuda_graph_replays_correctly_after_a_larger_eager_call():
+    # The larger call grows mxgemm's scratch memory; the graph's memory must survive it
+    # (include/mxgemm/workspace.hpp). Before, it was freed and the replay wrote into memory
+    # that torch or cudaMalloc had handed out again.
+    mxgemm.release_gpu_workspace()
+    x = torch.randn((40, 1024), device=DEV, dtype=torch.bfloat16)
+    w = torch.randn((520, 1024), device=DEV, dtype=torch.bfloat16)
+    alpha = torch.tensor(1.0, device=DEV)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        quantized_mm(x, w, alpha)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = quantized_mm(x, w, alpha)
+    held = mxgemm.gpu_workspace_bytes(torch.cuda.current_device())
+    big = quantized_mm(torch.randn((512, 8192), device=DEV, dtype=torch.bfloat16),
+                       torch.randn((1032, 8192), device=DEV, dtype=torch.bfloat16), alpha)
+    assert mxgemm.gpu_workspace_bytes(torch.cuda.current_device()) > held + 8 * 2**20
+    del big
+    mxgemm.release_gpu_workspace()
+    scratch = torch.full((held,), 0x5A, dtype=torch.uint8, device=DEV)  # may take freed memory
+    x.copy_(torch.randn_like(x))
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(out, quantized_mm(x, w, alpha))
+    assert bool((scratch == 0x5A).all())
+
+
+@requires_gemm
+@requires_quantize
 def test_opcheck():
     x = torch.randn((130, 64), device=DEV, dtype=torch.bfloat16)
     torch.library.opcheck(torch.ops.mxgemm.quantize_mxfp8.default,

@@ -2,61 +2,47 @@
 
 #include <cuda_runtime_api.h>
 
-#include <mutex>
-#include <unordered_map>
-
 #include "core/check.hpp"
+#include "cuda/common/growing_buffers.hpp"
+#include "mxgemm/workspace.hpp"
 
-namespace mxgemm::cuda {
-
+namespace mxgemm {
+namespace cuda {
 namespace {
 
-struct Buffer {
-  void* ptr = nullptr;
-  std::size_t size = 0;
-};
+GrowingBuffers& workspace_buffers() {
+  static GrowingBuffers buffers(cuda_runtime_memory_calls(), "workspace");
+  return buffers;
+}
 
-// A per-device buffer of at least `bytes` from `buffers` (by device ordinal, kept for the
-// process); `grown` says whether it was (re)allocated by this call.
-void* grow_buffer(std::unordered_map<int, Buffer>& buffers, std::mutex& mutex, std::size_t bytes,
-                  bool& grown) {
-  grown = false;
-  int device = 0;
-  MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  std::lock_guard<std::mutex> lock(mutex);
-  Buffer& b = buffers[device];
-  if (b.size < bytes) {
-    // The old buffer may still be in use by queued work: wait before freeing it.
-    if (b.ptr != nullptr) {
-      MXGEMM_CUDA_CHECK(cudaDeviceSynchronize());
-      MXGEMM_CUDA_CHECK(cudaFree(b.ptr));
-      b = Buffer{};
-    }
-    MXGEMM_CUDA_CHECK(cudaMalloc(&b.ptr, bytes));
-    b.size = bytes;
-    grown = true;
-  }
-  return b.ptr;
+GrowingBuffers& counter_buffers() {
+  static GrowingBuffers buffers(cuda_runtime_memory_calls(), "tile counters");
+  return buffers;
 }
 
 }  // namespace
 
-void* device_workspace(std::size_t bytes) {
-  static std::mutex mutex;
-  static std::unordered_map<int, Buffer> buffers;
+void* device_workspace(std::size_t bytes, cudaStream_t stream) {
   if (bytes == 0) return nullptr;
-  bool grown = false;
-  return grow_buffer(buffers, mutex, bytes, grown);
+  return workspace_buffers().get(bytes, stream).ptr;
 }
 
 unsigned int* device_zeroed_counters(std::size_t count, cudaStream_t stream) {
-  static std::mutex mutex;
-  static std::unordered_map<int, Buffer> buffers;
   if (count == 0) return nullptr;
-  bool grown = false;
-  void* p = grow_buffer(buffers, mutex, count * sizeof(unsigned int), grown);
-  if (grown) MXGEMM_CUDA_CHECK(cudaMemsetAsync(p, 0, count * sizeof(unsigned int), stream));
-  return static_cast<unsigned int*>(p);
+  const std::size_t bytes = count * sizeof(unsigned int);
+  const GrowingBuffers::Lease lease = counter_buffers().get(bytes, stream);
+  if (lease.grown) MXGEMM_CUDA_CHECK(cudaMemsetAsync(lease.ptr, 0, bytes, stream));
+  return static_cast<unsigned int*>(lease.ptr);
 }
 
-}  // namespace mxgemm::cuda
+}  // namespace cuda
+
+std::size_t release_gpu_workspace() {
+  return cuda::workspace_buffers().release_unused() + cuda::counter_buffers().release_unused();
+}
+
+std::size_t gpu_workspace_bytes(int device) {
+  return cuda::workspace_buffers().bytes(device) + cuda::counter_buffers().bytes(device);
+}
+
+}  // namespace mxgemm

@@ -97,7 +97,7 @@ void run_mxfp8_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const floa
 
   Gemm gemm;
   check_cutlass(gemm.can_implement(args), "can_implement");
-  void* workspace = cuda::device_workspace(Gemm::get_workspace_size(args));
+  void* workspace = cuda::device_workspace(Gemm::get_workspace_size(args), stream);
   check_cutlass(gemm.initialize(args, workspace, stream), "initialize");
   check_cutlass(gemm.run(stream), "run");
   MXGEMM_CUDA_CHECK(cudaGetLastError());

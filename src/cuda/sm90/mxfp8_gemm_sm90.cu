@@ -76,7 +76,7 @@ void launch_mxfp8_gemm(const ConstMxOperand& a, const ConstMxOperand& b, const f
   p.k_stages = static_cast<int>(ceil_div(p.k, Cfg::kBlockK));
   // Scale chunks of A and B, rewritten into the workspace when not usable in place.
   const std::size_t ws_a = scale_chunks_workspace(a), ws_b = scale_chunks_workspace(b);
-  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(ws_a + ws_b));
+  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(ws_a + ws_b, stream));
   p.sa = scale_chunks(a, ws, stream);
   p.sb = scale_chunks(b, ws + ws_a, stream);
   p.alpha = alpha;

@@ -50,7 +50,7 @@ void launch_skinny_kernel(SkinnyGemmParams p, const ConstMxOperand& w, const Con
   const std::size_t list_bytes = static_cast<std::size_t>(
       round_up(std::int64_t{p.sched.ctas} * Cfg::kWarps * p.exact_tiles_per_warp * 4, 1024));
   const std::size_t ws_w = scale_chunks_workspace(w), ws_a = a != nullptr ? scale_chunks_workspace(*a) : 0;
-  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(partial_bytes + list_bytes + ws_w + ws_a));
+  auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(partial_bytes + list_bytes + ws_w + ws_a, stream));
   p.partials = reinterpret_cast<float*>(ws);
   p.exact_tiles = reinterpret_cast<int*>(ws + partial_bytes);
   ws += partial_bytes + list_bytes;

@@ -141,7 +141,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   const std::int64_t exact_list_bytes = round_up(std::int64_t{p.sched.ctas} * p.exact_tiles_per_cta * 4, 1024);
   const std::int64_t scale_bytes = static_cast<std::int64_t>(scale_chunks_workspace(b));
   auto* ws = static_cast<std::uint8_t*>(cuda::device_workspace(x_bytes + sx_bytes + marks_bytes + row_scale_bytes + partial_bytes + promoted_bytes +
-                                                               tile_exact_bytes + exact_list_bytes + scale_bytes));
+                                                               tile_exact_bytes + exact_list_bytes + scale_bytes, stream));
   auto* x = reinterpret_cast<std::uint16_t*>(ws);
   ws += x_bytes;
   auto* sx = kCodes ? reinterpret_cast<float*>(ws) : nullptr;
