@@ -14,6 +14,8 @@
 //   captures throws UnsupportedError, before any CUDA call, so the capture stays usable.
 //   Memory that a capture used stays allocated for the life of the process, even when a later,
 //   larger call outgrows it: the graph can be replayed at any time.
+// - Host threads: GPU GEMM calls on one device from several host threads at once are not
+//   supported (a call growing the memory may free what another call is about to use).
 #pragma once
 
 #include <cstddef>
@@ -22,7 +24,8 @@ namespace mxgemm {
 
 // Frees the scratch memory of every device where no capture used it, after waiting for that
 // device (cudaDeviceSynchronize), and returns the bytes freed; the next call allocates again.
-// Makes no CUDA call when there is nothing to free, so it also works without a GPU.
+// Makes no CUDA call when there is nothing to free, so it also works without a GPU. Not while
+// another host thread is inside a GPU GEMM call (it may hold the memory it is about to free).
 std::size_t release_gpu_workspace();
 
 // Bytes of scratch memory mxgemm holds on device `device` (a CUDA ordinal), what captures keep

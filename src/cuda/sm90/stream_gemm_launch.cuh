@@ -2,6 +2,9 @@
 // (one instantiation each, so that the builds run in parallel).
 #pragma once
 
+#include <array>
+#include <atomic>
+
 #include "core/check.hpp"
 #include "cuda/common/once_per_device.hpp"
 #include "cuda/sm90/stream_gemm_kernel.cuh"
@@ -62,15 +65,20 @@ void launch_stream_grid(const CUtensorMap& tma_w, const CUtensorMap& tma_x, cons
   // take the fixup through L2 instead.
   StreamGemmParams q = p;
   if (q.sched.paired) {
+    // Per device (devices of two kinds may share a process), once per instantiation; devices
+    // past 64 ask every time, as once_per_device runs for them every time.
     static std::atomic<std::uint64_t> counted{0};
-    static std::atomic<int> max_clusters{0};
+    static std::array<std::atomic<int>, 64> max_clusters{};
+    int device = 0;
+    MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
+    int clusters = -1;
     cuda::once_per_device(counted, [&] {
       config.numAttrs = 2;
-      int n = 0;
-      MXGEMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, kernel, &config));
-      max_clusters = n;
+      MXGEMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+      if (device < 64) max_clusters[device].store(clusters, std::memory_order_relaxed);
     });
-    q.sched.paired = 2 * max_clusters.load() >= q.sched.ctas;
+    if (clusters < 0) clusters = max_clusters[device].load(std::memory_order_relaxed);
+    q.sched.paired = 2 * clusters >= q.sched.ctas;
   }
   // K-split clusters (kSplitK with sched.k_split > 1) exchange their sums through distributed
   // shared memory: a cluster is required. The clusters are independent of one another (a
