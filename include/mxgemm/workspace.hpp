@@ -13,7 +13,8 @@
 //   one warms up any op. A call that would have to grow the scratch memory while its stream
 //   captures throws UnsupportedError, before any CUDA call, so the capture stays usable.
 //   Memory that a capture used stays allocated for the life of the process, even when a later,
-//   larger call outgrows it: the graph can be replayed at any time.
+//   larger call outgrows it: the graph can be replayed at any time. (The memory that replaces
+//   it is at least twice as large, so what captures keep stays within the current size.)
 // - Host threads: GPU GEMM calls on one device from several host threads at once are not
 //   supported (a call growing the memory may free what another call is about to use).
 #pragma once

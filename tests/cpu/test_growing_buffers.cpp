@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,26 @@ TEST_F(GrowingBuffersTest, ABufferACaptureUsedOutlivesItsGrowth) {
   EXPECT_EQ(fake.log[fake.log.size() - 2], freed(after.ptr));
   EXPECT_NE(later.ptr, after.ptr);
   EXPECT_EQ(buffers.bytes(0), 4096u + 16384u);
+}
+
+// Each new shape's warm-up outgrows the buffer the previous capture used: doubling keeps what
+// the captures hold (1000 + 2000 + 4000 retired) under the current buffer's size (8000).
+TEST_F(GrowingBuffersTest, BuffersThatCapturesKeepGrowAtLeastTwofold) {
+  for (std::size_t need : {1000, 1500, 2500, 4500}) {  // each more than the last buffer
+    fake.anything_capturing = false;
+    buffers.get(need, stream_a);  // warm-up
+    fake.anything_capturing = true;
+    fake.capturing_stream = stream_b;
+    EXPECT_FALSE(buffers.get(need, stream_b).grown);  // the capture
+  }
+  fake.anything_capturing = false;
+  EXPECT_EQ(fake.log, (std::vector<std::string>{"alloc 1000", "alloc 2000", "alloc 4000", "alloc 8000"}));
+  EXPECT_EQ(buffers.bytes(0), 15000u);
+  // An uncaptured buffer grows to what is asked.
+  buffers.get(16001, stream_a);
+  EXPECT_EQ(fake.log.back(), "alloc 16001");
+  buffers.get(16002, stream_a);
+  EXPECT_EQ(fake.log.back(), "alloc 16002");
 }
 
 TEST_F(GrowingBuffersTest, ACallOnAnotherStreamDuringACaptureDoesNotPinTheBuffer) {

@@ -1,5 +1,6 @@
 #include "cuda/common/growing_buffers.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/check.hpp"
@@ -46,9 +47,16 @@ GrowingBuffers::Lease GrowingBuffers::get(std::size_t bytes, cudaStream_t stream
         " allocated; a capture cannot allocate: run the same call (or a larger one) once "
         "before capturing it"));
   }
-  if (slot.ptr != nullptr) drop(device, slot);
-  slot.ptr = calls_.allocate(bytes);
-  slot.size = bytes;
+  std::size_t size = bytes;
+  if (slot.ptr != nullptr) {
+    // A captured buffer stays allocated when outgrown; growing such buffers at least twofold
+    // keeps what captures hold within the current buffer's size, however many shapes are
+    // captured one after another (CUDA-graph trees capture each new shape after its warm-up).
+    if (slot.captured) size = std::max(bytes, 2 * slot.size);
+    drop(device, slot);
+  }
+  slot.ptr = calls_.allocate(size);
+  slot.size = size;
   return {slot.ptr, true};
 }
 

@@ -4,7 +4,8 @@
 //
 // A CUDA graph keeps the addresses its kernels were captured with, so a buffer that a call
 // used while its stream was capturing is never freed: when it is outgrown it is retired
-// (kept allocated for the life of the process) and a new buffer takes its place. Freeing any
+// (kept allocated for the life of the process) and a new buffer, at least twice its size, takes
+// its place, so that all that captures keep stays within the current buffer's size. Freeing any
 // other outgrown buffer waits for the device first, as queued work may still use it. A call
 // that would grow a buffer while its stream is capturing is refused with UnsupportedError,
 // before any CUDA call: allocating and synchronizing are not allowed during a capture.
