@@ -122,13 +122,17 @@ TEST_F(GpuWorkspace, AGraphReplaysCorrectlyAfterAnEagerCallOutgrowsItsMemory) {
 
 TEST_F(GpuWorkspace, AGrowthDuringACaptureIsRefusedAndTheCaptureStaysUsable) {
   std::mt19937 rng = fresh_rng();
-  release_gpu_workspace();
+  DeviceGemm big(300, 1032, 8192, rng, 1.0f);
+  big.poison_output();
+  big.call(stream_);  // sets up its kernels (attributes, cluster counts) outside any capture
+  ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
+  big.expect_correct("eager 300x1032x8192");
+  release_gpu_workspace();  // so that capturing it again would have to allocate
   DeviceGemm tiny(3, 136, 272, rng, 1.0f);
   tiny.poison_output();
-  tiny.call(stream_);  // an eager call that leaves a small workspace
+  tiny.call(stream_);  // leaves a small workspace
   ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
 
-  DeviceGemm big(300, 1032, 8192, rng, 1.0f);  // never run before: needs more
   big.poison_output();
   ASSERT_EQ(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeGlobal), cudaSuccess);
   expect_error<UnsupportedError>([&] { big.call(stream_); },
