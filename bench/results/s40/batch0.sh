@@ -1,6 +1,6 @@
 #!/bin/bash
 # Session 40 b0 (prepared in session 40, which had no device; run it first in the next one that
-# has). Main's own checks: the full GPU suite of m40 (main at 13b4a5c: session 39's kernels byte
+# has). Main's own checks: the full GPU suite of m40 (main at 13b4a5c, tests at 4dd701f: session 39's kernels byte
 # for byte, and the graph-safe scratch memory with its GpuWorkspace tests, never run on a GPU),
 # those tests under compute-sanitizer memcheck, and the Python tests from the carried cp312 wheel
 # (no build on the device). Carry [".device/s39", ".device/s40"]; it sources s39's common.sh.
