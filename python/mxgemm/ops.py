@@ -97,6 +97,35 @@ def _check_alpha(fn, alpha, dev):
                          f"got {alpha.device}")
 
 
+# Device copies of Python-float alphas, made once per (device, value), so that a call with a
+# float alpha launches no fill kernel of its own. Fake tensors and tracing
+# get a new tensor (they must see it made), and so does a value first met during a CUDA graph
+# capture (the graph records its fill, which has not run yet); a cached one, already filled,
+# serves captures too. A NaN never matches its key and is not cached.
+_ALPHAS: dict = {}
+_ALPHAS_MAX = 64
+
+
+def _device_alpha(alpha: float, like: torch.Tensor) -> torch.Tensor:
+    value, dev = float(alpha), like.device
+    if (type(like) is not torch.Tensor or dev.type != "cuda" or value != value
+            or torch.compiler.is_compiling()):
+        return torch.full((), value, dtype=torch.float32, device=dev)
+    cached = _ALPHAS.get((dev, value))
+    if cached is not None:
+        return cached
+    with torch.cuda.device(dev):
+        if torch.cuda.is_current_stream_capturing():
+            return torch.full((), value, dtype=torch.float32, device=dev)
+    if len(_ALPHAS) >= _ALPHAS_MAX:
+        _ALPHAS.clear()
+    with torch.inference_mode(False):  # usable outside inference mode too
+        cached = torch.full((), value, dtype=torch.float32, device=dev)
+    # The fill runs on this stream: wait for it once, so that a call on any stream may read it.
+    torch.cuda.current_stream(dev).synchronize()
+    _ALPHAS[(dev, value)] = cached
+    return cached
+
 
 def _check_gemm(a, b, scales_a, scales_b, alpha, out_dtype, layout):
     fn = "mxfp8_scaled_mm"
@@ -145,7 +174,7 @@ def mxfp8_scaled_mm(a: torch.Tensor, b: torch.Tensor, scales_a: torch.Tensor,
     out_dtype: torch.bfloat16, torch.float16 or torch.float32. Returns a new (M, N) tensor.
     """
     if not isinstance(alpha, torch.Tensor) and isinstance(a, torch.Tensor):
-        alpha = torch.full((), float(alpha), dtype=torch.float32, device=a.device)
+        alpha = _device_alpha(alpha, a)
     return torch.ops.mxgemm.mxfp8_scaled_mm(a, b, scales_a, scales_b, alpha, out_dtype, layout)
 
 
@@ -206,7 +235,7 @@ def mxfp8_weight_only_mm(a: torch.Tensor, w: torch.Tensor, scales_w: torch.Tenso
     None or (N,) (fp32/bf16/fp16), added in the same rounding as alpha. Returns a new (M, N)
     tensor."""
     if not isinstance(alpha, torch.Tensor) and isinstance(a, torch.Tensor):
-        alpha = torch.full((), float(alpha), dtype=torch.float32, device=a.device)
+        alpha = _device_alpha(alpha, a)
     return torch.ops.mxgemm.mxfp8_weight_only_mm(a, w, scales_w, alpha, bias, out_dtype, layout)
 
 

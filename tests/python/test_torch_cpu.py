@@ -34,6 +34,7 @@ def test_schemas():
 
 
 def test_fake_implementations():
+    cached = dict(ops._ALPHAS)
     with FakeTensorMode():
         x = torch.empty((130, 80), device="cuda", dtype=torch.bfloat16)
         data, scales = ops.quantize_mxfp8(x, torch.float8_e5m2)
@@ -47,6 +48,8 @@ def test_fake_implementations():
         assert ops.dequantize_mxfp8(w, ws, torch.float32).dtype == torch.float32
         y = MXLinear(80, 48, device="cuda")(torch.empty((2, 3, 80), device="cuda"))
         assert y.shape == (2, 3, 48) and y.dtype == torch.bfloat16
+    # The float alpha's device tensor was fake: it must not be kept for real calls.
+    assert ops._ALPHAS == cached
 
 
 class QuantizedMM(torch.nn.Module):
@@ -59,6 +62,7 @@ class QuantizedMM(torch.nn.Module):
 
 def test_dynamo_traces_the_ops_in_one_graph():
     # strict export = dynamo with fullgraph: any graph break fails here.
+    cached = dict(ops._ALPHAS)
     with FakeTensorMode(allow_non_fake_inputs=True):
         x = torch.empty((96, 256), device="cuda", dtype=torch.bfloat16)
         w = torch.empty((320, 256), device="cuda", dtype=torch.bfloat16)
@@ -72,6 +76,7 @@ def test_dynamo_traces_the_ops_in_one_graph():
                                  (torch.empty((4, 256), device="cuda", dtype=torch.bfloat16),),
                                  dynamic_shapes=({0: batch},), strict=True)
         assert "mxgemm.mxfp8_scaled_mm" in ep.graph_module.code
+    assert ops._ALPHAS == cached  # traced alphas are made in the graph, not cached
 
 
 def test_input_checks_without_a_gpu():

@@ -261,6 +261,36 @@ def test_cuda_graph_replays_correctly_after_a_larger_eager_call():
 
 @requires_gemm
 @requires_quantize
+def test_float_alphas_are_made_on_the_device_once():
+    x = torch.randn((24, 256), device=DEV, dtype=torch.bfloat16)
+    w = torch.randn((96, 256), device=DEV, dtype=torch.bfloat16)
+    xq, xs = mxgemm.quantize_mxfp8(x)
+    wq, ws = mxgemm.quantize_mxfp8(w)
+    first = mxgemm.ops._device_alpha(0.375, xq)
+    assert mxgemm.ops._device_alpha(0.375, xq) is first
+    assert first.device == xq.device and first.item() == 0.375
+    assert mxgemm.ops._device_alpha(-2.0, xq) is not first
+    want = mxgemm.mxfp8_scaled_mm(xq, wq, xs, ws, torch.tensor(0.375, device=DEV))
+    assert torch.equal(mxgemm.mxfp8_scaled_mm(xq, wq, xs, ws, 0.375), want)
+    # A value first met inside a capture: the graph records its fill; nothing is cached.
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up outside the capture
+        mxgemm.mxfp8_scaled_mm(xq, wq, xs, ws, 0.625)
+    torch.cuda.current_stream().wait_stream(side)
+    assert (xq.device, 0.625) in mxgemm.ops._ALPHAS
+    before_capture = dict(mxgemm.ops._ALPHAS)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = mxgemm.mxfp8_scaled_mm(xq, wq, xs, ws, 0.8125)
+    assert mxgemm.ops._ALPHAS == before_capture
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(out, mxgemm.mxfp8_scaled_mm(xq, wq, xs, ws, torch.tensor(0.8125, device=DEV)))
+
+
+@requires_gemm
+@requires_quantize
 def test_opcheck():
     x = torch.randn((130, 64), device=DEV, dtype=torch.bfloat16)
     torch.library.opcheck(torch.ops.mxgemm.quantize_mxfp8.default,
