@@ -3,7 +3,8 @@
 # has). Main's own checks: the full GPU suite of m40 (main at 13b4a5c, tests at 4dd701f: session 39's kernels byte
 # for byte, and the graph-safe scratch memory with its GpuWorkspace tests, never run on a GPU),
 # those tests under compute-sanitizer memcheck, and the Python tests from the carried cp312 wheel
-# (no build on the device). Carry [".device/s39", ".device/s40"]; it sources s39's common.sh.
+# (no build on the device). Carry [".device/s40/m40", ".device/s40/wheel"]; it sources s39's
+# common.sh (tracked).
 set -u
 L=$OUT/logs; mkdir -p $L
 source "$(dirname "$0")/../s39/common.sh"  # limited, table
