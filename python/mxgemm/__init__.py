@@ -2,14 +2,15 @@
 
 Torch-free, on numpy arrays (imported with the package):
     mxfp8_scaled_mm_reference, mxfp8_weight_only_mm_reference, quantize_mxfp8_reference,
-    dequantize_mxfp8_reference,
+    quantize_mxfp8_columnwise_reference, dequantize_mxfp8_reference,
     to_swizzled, to_linear, scale_shape, gemm_backend, bf16_to_float32, float32_to_bf16,
     release_gpu_workspace, gpu_workspace_bytes (the GPU GEMMs' scratch memory)
     and the exceptions DtypeError (TypeError), ArgumentError (ValueError),
     UnsupportedError and CudaError (RuntimeError).
 
 PyTorch operators (torch is imported on first use of one of these names):
-    mxfp8_scaled_mm, mxfp8_weight_only_mm, quantize_mxfp8, dequantize_mxfp8 (mxgemm.ops),
+    mxfp8_scaled_mm, mxfp8_weight_only_mm, quantize_mxfp8, quantize_mxfp8_columnwise,
+    dequantize_mxfp8 (mxgemm.ops),
     MXLinear (mxgemm.nn).
 """
 
@@ -27,6 +28,7 @@ from ._core import (
     gpu_workspace_bytes,
     mxfp8_scaled_mm_reference,
     mxfp8_weight_only_mm_reference,
+    quantize_mxfp8_columnwise_reference,
     quantize_mxfp8_reference,
     release_gpu_workspace,
     scale_shape,
@@ -45,6 +47,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers (no import
         mxfp8_scaled_mm as mxfp8_scaled_mm,
         mxfp8_weight_only_mm as mxfp8_weight_only_mm,
         quantize_mxfp8 as quantize_mxfp8,
+        quantize_mxfp8_columnwise as quantize_mxfp8_columnwise,
     )
 
 for _error in (ArgumentError, CudaError, DtypeError, UnsupportedError):
@@ -58,6 +61,7 @@ _LAZY = {
     "mxfp8_scaled_mm": "ops",
     "mxfp8_weight_only_mm": "ops",
     "quantize_mxfp8": "ops",
+    "quantize_mxfp8_columnwise": "ops",
     "dequantize_mxfp8": "ops",
     "MXLinear": "nn",
 }
@@ -74,6 +78,7 @@ __all__ = [
     "gpu_workspace_bytes",
     "mxfp8_scaled_mm_reference",
     "mxfp8_weight_only_mm_reference",
+    "quantize_mxfp8_columnwise_reference",
     "quantize_mxfp8_reference",
     "release_gpu_workspace",
     "scale_shape",

@@ -3,6 +3,7 @@
     mxfp8_scaled_mm(a, b, scales_a, scales_b, alpha=1.0, out_dtype=torch.bfloat16, layout="swizzled")
     mxfp8_weight_only_mm(a, w, scales_w, alpha=1.0, bias=None, out_dtype=torch.bfloat16, layout="swizzled")
     quantize_mxfp8(x, elem_dtype=torch.float8_e4m3fn, rounding="floor", layout="swizzled")
+    quantize_mxfp8_columnwise(x, elem_dtype=torch.float8_e4m3fn, rounding="floor", layout="swizzled")
     dequantize_mxfp8(data, scales, out_dtype=torch.bfloat16, layout="swizzled")
 
 are torch.library custom ops (torch.ops.mxgemm.*) with fake implementations, so they work
@@ -30,6 +31,7 @@ __all__ = [
     "mxfp8_scaled_mm_reference",
     "mxfp8_weight_only_mm",
     "quantize_mxfp8",
+    "quantize_mxfp8_columnwise",
     "to_linear",
     "to_swizzled",
 ]
@@ -242,16 +244,16 @@ def mxfp8_weight_only_mm(a: torch.Tensor, w: torch.Tensor, scales_w: torch.Tenso
 # ---- quantize / dequantize -------------------------------------------------------------------
 
 
-def _check_quantize(x, elem_dtype, rounding, layout):
-    fn = "quantize_mxfp8"
+def _check_quantize(x, elem_dtype, rounding, layout, fn="quantize_mxfp8"):
     _check(fn, "x", x, _FLOAT)
     _check_choice(fn, "elem_dtype", elem_dtype, _QUANT, TypeError)
     _check_choice(fn, "rounding", rounding, ("floor", "rceil"))
     _check_choice(fn, "layout", layout, ("swizzled", "linear"))
 
 
-def _new_quantized(x, elem_dtype, layout):
-    rows, k = x.shape
+def _new_quantized(x, elem_dtype, layout, columnwise=False):
+    """Empty (data, scales) for x, or with `columnwise` for x's transpose."""
+    rows, k = x.shape if not columnwise else (x.shape[1], x.shape[0])
     data = x.new_empty((rows, k), dtype=elem_dtype)
     scales = x.new_empty(scale_shape(rows, k, layout), dtype=torch.float8_e8m0fnu)
     return data, scales
@@ -284,6 +286,37 @@ def quantize_mxfp8(x: torch.Tensor, elem_dtype: torch.dtype = torch.float8_e4m3f
     rounding: 'floor' (OCP MX) or 'rceil' (cuBLAS / Transformer Engine). Bit-exact with
     mxgemm.quantize_mxfp8_reference."""
     return torch.ops.mxgemm.quantize_mxfp8(x, elem_dtype, rounding, layout)
+
+
+@torch.library.custom_op("mxgemm::quantize_mxfp8_columnwise", mutates_args=())
+def _quantize_mxfp8_columnwise(x: torch.Tensor, elem_dtype: torch.dtype, rounding: str,
+                               layout: str) -> tuple[torch.Tensor, torch.Tensor]:
+    _check_quantize(x, elem_dtype, rounding, layout, "quantize_mxfp8_columnwise")
+    data, scales = _new_quantized(x, elem_dtype, layout, columnwise=True)
+    if x.numel() == 0:
+        return data, scales
+    with torch.cuda.device(x.device):
+        _core.quantize_mxfp8_columnwise_ptr(
+            _view(x, _FLOAT[x.dtype]), _view(data, _QUANT[elem_dtype]), _view(scales, "e8m0"),
+            rounding, layout, _stream(x.device))
+    return data, scales
+
+
+@_quantize_mxfp8_columnwise.register_fake
+def _(x, elem_dtype, rounding, layout):
+    _check_quantize(x, elem_dtype, rounding, layout, "quantize_mxfp8_columnwise")
+    return _new_quantized(x, elem_dtype, layout, columnwise=True)
+
+
+def quantize_mxfp8_columnwise(x: torch.Tensor, elem_dtype: torch.dtype = torch.float8_e4m3fn,
+                              rounding: Rounding = "floor",
+                              layout: Layout = "swizzled") -> tuple[torch.Tensor, torch.Tensor]:
+    """x (R, K) fp32/bf16/fp16 CUDA tensor -> the MXFP8 form of x.T: (data (K, R) elem_dtype,
+    scales E8M0 in layout for a (K, R) operand), one scale per 32 consecutive rows of a column
+    of x, without making x.T in high precision (for a weight stored (in, out), as the GEMM's
+    N x K operand). Bit-exact with quantize_mxfp8(x.t().contiguous()) and with
+    mxgemm.quantize_mxfp8_columnwise_reference."""
+    return torch.ops.mxgemm.quantize_mxfp8_columnwise(x, elem_dtype, rounding, layout)
 
 
 def _check_dequantize(data, scales, out_dtype, layout):

@@ -205,23 +205,40 @@ NumpyArray mxfp8_weight_only_mm_reference(const HostArray& a, const HostArray& w
   return d.array();
 }
 
-std::tuple<NumpyArray, NumpyArray> quantize_mxfp8_reference(const HostArray& x,
-                                                            const std::string& elem,
-                                                            const std::string& rounding,
-                                                            const std::string& layout) {
-  constexpr const char* fn = "quantize_mxfp8_reference";
+// x (R, K) -> (data, scales) of x (R x K), or with `columnwise` of its transpose (K x R).
+std::tuple<NumpyArray, NumpyArray> quantize_reference(const char* fn, bool columnwise, const HostArray& x,
+                                                      const std::string& elem, const std::string& rounding,
+                                                      const std::string& layout) {
   const ConstMatrixView xv = host_view(fn, "x", x, infer_float_dtype(fn, "x", x));
   const ScaleLayout l = parse_layout(fn, layout);
   const ScaleRounding r = parse_rounding(fn, rounding);
   const DType e = parse_dtype(fn, "elem", elem);
-  const mxgemm::ScaleShape ss = mxgemm::scale_shape(xv.rows, xv.cols, l);
-  const NewArray data = new_host_array(xv.rows, xv.cols, e);
+  const std::int64_t rows = columnwise ? xv.cols : xv.rows, cols = columnwise ? xv.rows : xv.cols;
+  const mxgemm::ScaleShape ss = mxgemm::scale_shape(rows, cols, l);
+  const NewArray data = new_host_array(rows, cols, e);
   const NewArray scales = new_host_array(ss.rows, ss.cols, DType::E8M0);
   {
     nb::gil_scoped_release release;
-    mxgemm::quantize_mxfp8_reference(xv, MxOperand(data.view, scales.view, l), r);
+    const MxOperand q(data.view, scales.view, l);
+    if (columnwise)
+      mxgemm::quantize_mxfp8_columnwise_reference(xv, q, r);
+    else
+      mxgemm::quantize_mxfp8_reference(xv, q, r);
   }
   return {data.array(), scales.array()};
+}
+
+std::tuple<NumpyArray, NumpyArray> quantize_mxfp8_reference(const HostArray& x, const std::string& elem,
+                                                            const std::string& rounding,
+                                                            const std::string& layout) {
+  return quantize_reference("quantize_mxfp8_reference", false, x, elem, rounding, layout);
+}
+
+std::tuple<NumpyArray, NumpyArray> quantize_mxfp8_columnwise_reference(const HostArray& x,
+                                                                       const std::string& elem,
+                                                                       const std::string& rounding,
+                                                                       const std::string& layout) {
+  return quantize_reference("quantize_mxfp8_columnwise_reference", true, x, elem, rounding, layout);
 }
 
 NumpyArray dequantize_mxfp8_reference(const HostArray& data, const HostArray& scales,
@@ -317,16 +334,30 @@ void mxfp8_weight_only_mm_ptr(const DeviceMatrix& a, const DeviceMatrix& w,
                                as_stream(stream), skip_checks);
 }
 
-void quantize_mxfp8_ptr(const DeviceMatrix& x, const DeviceMatrix& data, const DeviceMatrix& scales,
-                        const std::string& rounding, const std::string& layout,
-                        std::uintptr_t stream) {
-  constexpr const char* fn = "quantize_mxfp8";
+// `columnwise`: data and scales are the MXFP8 form of x's transpose.
+void quantize_ptr(const char* fn, bool columnwise, const DeviceMatrix& x, const DeviceMatrix& data,
+                  const DeviceMatrix& scales, const std::string& rounding, const std::string& layout,
+                  std::uintptr_t stream) {
   const MxOperand q(device_view(fn, "data", data), device_view(fn, "scales", scales),
                     parse_layout(fn, layout));
   const ConstMatrixView xv = device_view(fn, "x", x);
   const ScaleRounding r = parse_rounding(fn, rounding);
   nb::gil_scoped_release release;
-  mxgemm::quantize_mxfp8(xv, q, r, as_stream(stream));
+  if (columnwise)
+    mxgemm::quantize_mxfp8_columnwise(xv, q, r, as_stream(stream));
+  else
+    mxgemm::quantize_mxfp8(xv, q, r, as_stream(stream));
+}
+
+void quantize_mxfp8_ptr(const DeviceMatrix& x, const DeviceMatrix& data, const DeviceMatrix& scales,
+                        const std::string& rounding, const std::string& layout, std::uintptr_t stream) {
+  quantize_ptr("quantize_mxfp8", false, x, data, scales, rounding, layout, stream);
+}
+
+void quantize_mxfp8_columnwise_ptr(const DeviceMatrix& x, const DeviceMatrix& data, const DeviceMatrix& scales,
+                                   const std::string& rounding, const std::string& layout,
+                                   std::uintptr_t stream) {
+  quantize_ptr("quantize_mxfp8_columnwise", true, x, data, scales, rounding, layout, stream);
 }
 
 void dequantize_mxfp8_ptr(const DeviceMatrix& data, const DeviceMatrix& scales, const DeviceMatrix& out,
@@ -371,6 +402,11 @@ NB_MODULE(_core, m) {
         "x (R, K) float32, float16 or uint16 (bf16 bits) -> (data, scales): data (R, K) uint8\n"
         "codes of elem ('e4m3' or 'e5m2'), scales uint8 E8M0 bytes in `layout`, one per 32\n"
         "elements along K. rounding: 'floor' (OCP) or 'rceil' (cuBLAS / Transformer Engine).");
+  m.def("quantize_mxfp8_columnwise_reference", &quantize_mxfp8_columnwise_reference, "x"_a,
+        "elem"_a = "e4m3", "rounding"_a = "floor", "layout"_a = "swizzled",
+        "x (R, K) as for quantize_mxfp8_reference -> the MXFP8 form of x's transpose: data (K, R)\n"
+        "uint8 codes, scales uint8 E8M0 bytes in `layout` for a (K, R) operand, one per 32\n"
+        "consecutive rows of a column of x. Equal to quantize_mxfp8_reference(x.T).");
   m.def("dequantize_mxfp8_reference", &dequantize_mxfp8_reference, "data"_a, "scales"_a,
         "out_dtype"_a = "fp32", "elem"_a = "e4m3", "layout"_a = "swizzled",
         "(data, scales) -> (R, K) array of out_dtype ('fp32', 'fp16', 'bf16' as uint16 bits).");
@@ -409,6 +445,10 @@ NB_MODULE(_core, m) {
   m.def("quantize_mxfp8_ptr", &quantize_mxfp8_ptr, "x"_a, "data"_a, "scales"_a,
         "rounding"_a = "floor", "layout"_a = "swizzled", "stream"_a = 0,
         "mxgemm::quantize_mxfp8 on device pointers. " MXGEMM_DEVICE_MATRIX_DOC);
+  m.def("quantize_mxfp8_columnwise_ptr", &quantize_mxfp8_columnwise_ptr, "x"_a, "data"_a, "scales"_a,
+        "rounding"_a = "floor", "layout"_a = "swizzled", "stream"_a = 0,
+        "mxgemm::quantize_mxfp8_columnwise on device pointers (data and scales: x's transpose, K x R). "
+        MXGEMM_DEVICE_MATRIX_DOC);
   m.def("dequantize_mxfp8_ptr", &dequantize_mxfp8_ptr, "data"_a, "scales"_a, "out"_a,
         "layout"_a = "swizzled", "stream"_a = 0,
         "mxgemm::dequantize_mxfp8 on device pointers. " MXGEMM_DEVICE_MATRIX_DOC);

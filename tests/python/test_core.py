@@ -131,6 +131,25 @@ def test_quantize_input_dtypes_agree():
         assert all(np.array_equal(g, w) for g, w in zip(got, want))
 
 
+@pytest.mark.parametrize("layout", ["swizzled", "linear"])
+@pytest.mark.parametrize("rounding", ["floor", "rceil"])
+def test_columnwise_quantize_is_the_transposes_quantize(layout, rounding):
+    rng = np.random.default_rng(17)
+    rows, k = 70, 45  # blocks run down x's columns: 70 rows = 2 whole blocks and a short one
+    x = (rng.standard_normal((rows, k)) * np.exp2(rng.integers(-9, 9, (1, k)))).astype(np.float32)
+    x[3, 5] = np.nan  # one NaN block in column 5
+    for xin in (x, mxgemm.float32_to_bf16(x), x.astype(np.float16)):
+        for elem in ("e4m3", "e5m2"):
+            data, scales = mxgemm.quantize_mxfp8_columnwise_reference(xin, elem, rounding, layout)
+            assert data.shape == (k, rows) and scales.shape == mxgemm.scale_shape(k, rows, layout)
+            want = mxgemm.quantize_mxfp8_reference(np.ascontiguousarray(xin.T), elem, rounding, layout)
+            assert np.array_equal(data, want[0]) and np.array_equal(scales, want[1])
+    linear = mxgemm.quantize_mxfp8_columnwise_reference(x, "e4m3", rounding, "linear")[1]
+    assert linear[5, 0] == 0xFF and np.all(linear[5, 1:] != 0xFF)  # the NaN block, and only it
+    with pytest.raises(TypeError, match="quantize_mxfp8_columnwise_reference: x"):
+        mxgemm.quantize_mxfp8_columnwise_reference(np.zeros((4, 32), np.int32))
+
+
 def test_bf16_helpers():
     x = np.array([1.0, -2.5, 1 + 2**-8, 1 + 3 * 2**-8, np.inf, 3e38], np.float32)
     bits = mxgemm.float32_to_bf16(x)

@@ -27,6 +27,9 @@ def test_schemas():
     assert str(torch.ops.mxgemm.quantize_mxfp8.default._schema) == (
         "mxgemm::quantize_mxfp8(Tensor x, ScalarType elem_dtype, str rounding, str layout) "
         "-> (Tensor, Tensor)")
+    assert str(torch.ops.mxgemm.quantize_mxfp8_columnwise.default._schema) == (
+        "mxgemm::quantize_mxfp8_columnwise(Tensor x, ScalarType elem_dtype, str rounding, "
+        "str layout) -> (Tensor, Tensor)")
     assert str(torch.ops.mxgemm.dequantize_mxfp8.default._schema) == (
         "mxgemm::dequantize_mxfp8(Tensor data, Tensor scales, ScalarType out_dtype, str layout) "
         "-> Tensor")
@@ -42,6 +45,9 @@ def test_fake_implementations():
         assert scales.shape == (256, 4) and scales.dtype == E8M0
         _, linear = ops.quantize_mxfp8(x, E4M3, "rceil", "linear")
         assert linear.shape == (130, 3)
+        data_t, scales_t = ops.quantize_mxfp8_columnwise(x)  # x.T: 80 x 130
+        assert data_t.shape == (80, 130) and data_t.dtype == E4M3 and scales_t.shape == (128, 8)
+        assert ops.quantize_mxfp8_columnwise(x, layout="linear")[1].shape == (80, 5)
         w, ws = ops.quantize_mxfp8(torch.empty((70, 80), device="cuda"))
         out = ops.mxfp8_scaled_mm(data, w, scales, ws, 2.0, torch.float16)
         assert out.shape == (130, 70) and out.dtype == torch.float16 and out.is_cuda

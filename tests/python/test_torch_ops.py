@@ -164,6 +164,20 @@ def test_quantize_is_bit_exact_with_the_reference(dtype, elem, rounding, layout)
 
 
 @requires_quantize
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("layout", ["swizzled", "linear"])
+def test_columnwise_quantize_is_the_transposes_quantize(dtype, layout):
+    x = torch.randn((257, 96), device=DEV, dtype=torch.float32).to(dtype) * 7
+    for elem in (torch.float8_e4m3fn, torch.float8_e5m2):
+        data, scales = ops.quantize_mxfp8_columnwise(x, elem, "rceil", layout)
+        assert data.shape == (96, 257) and data.dtype == elem
+        assert tuple(scales.shape) == mxgemm.scale_shape(96, 257, layout)
+        want_data, want_scales = ops.quantize_mxfp8(x.t().contiguous(), elem, "rceil", layout)
+        assert np.array_equal(as_bytes(data), as_bytes(want_data))
+        assert np.array_equal(as_bytes(scales), as_bytes(want_scales))
+
+
+@requires_quantize
 @pytest.mark.parametrize("out_dtype", [torch.float32, torch.bfloat16, torch.float16])
 def test_dequantize_is_exact(out_dtype):
     data, scales = quantized_operand(200, 80, 11, layout="linear")
