@@ -30,7 +30,7 @@ namespace mxgemm {
 std::size_t release_gpu_workspace();
 
 // Bytes of scratch memory mxgemm holds on device `device` (a CUDA ordinal), what captures keep
-// included. Makes no CUDA call.
+// included (0 for a device it never used). Makes no CUDA call. ArgumentError for device < 0.
 std::size_t gpu_workspace_bytes(int device);
 
 }  // namespace mxgemm

@@ -210,6 +210,8 @@ TEST_F(GrowingBuffersTest, RetiredBuffersStillCountOnTheirDevice) {
 TEST(GpuWorkspace, NothingIsHeldBeforeAGpuCall) {
   EXPECT_EQ(gpu_workspace_bytes(0), 0u);
   EXPECT_EQ(release_gpu_workspace(), 0u);
+  testing::expect_error<ArgumentError>([] { gpu_workspace_bytes(-1); },
+                                       {"gpu_workspace_bytes: device: expected a CUDA device ordinal >= 0, got -1"});
 }
 
 }  // namespace

@@ -148,6 +148,10 @@ def test_columnwise_quantize_is_the_transposes_quantize(layout, rounding):
     assert linear[5, 0] == 0xFF and np.all(linear[5, 1:] != 0xFF)  # the NaN block, and only it
     with pytest.raises(TypeError, match="quantize_mxfp8_columnwise_reference: x"):
         mxgemm.quantize_mxfp8_columnwise_reference(np.zeros((4, 32), np.int32))
+    with pytest.raises(ValueError, match="quantize_mxfp8_columnwise_reference: layout"):
+        mxgemm.quantize_mxfp8_columnwise_reference(x, "e4m3", rounding, "blocked")
+    with pytest.raises(TypeError, match="quantize_mxfp8_columnwise_reference: qt.data.dtype: expected e4m3 or e5m2, got bf16"):
+        mxgemm.quantize_mxfp8_columnwise_reference(x, "bf16", rounding, layout)
 
 
 def test_bf16_helpers():
@@ -324,6 +328,12 @@ def test_the_gpu_workspace_is_empty_and_releasing_it_is_harmless_without_a_gpu()
     assert mxgemm.release_gpu_workspace() == 0
 
 
+def test_gpu_workspace_bytes_refuses_a_negative_device():
+    with pytest.raises(ValueError, match=re.escape(
+            "gpu_workspace_bytes: device: expected a CUDA device ordinal >= 0, got -1")):
+        mxgemm.gpu_workspace_bytes(-1)
+
+
 def device_gemm_args(k=128, a_ptr=0x10000):
     # Pointers that are never dereferenced: validation rejects the call first, or no GPU runs it.
     sa = (0x30000, 128, 4, 4, "e8m0")
@@ -359,6 +369,14 @@ def test_device_entry_points_without_a_gpu():
         _core.quantize_mxfp8_ptr(x, q, s)
     with pytest.raises(RuntimeError, match="dequantize_mxfp8: no GPU backend can run here"):
         _core.dequantize_mxfp8_ptr(q, s, x)
+    # Columnwise: data and scales are x's transpose's (64 x 128); the row-major shapes are refused.
+    qt, st = (0x20000, 64, 128, 128, "e4m3"), (0x30000, 128, 4, 4, "e8m0")
+    with pytest.raises(ValueError, match="quantize_mxfp8_columnwise: qt.data shape"):
+        _core.quantize_mxfp8_columnwise_ptr(x, q, s)
+    with pytest.raises(ValueError, match="quantize_mxfp8_columnwise: layout"):
+        _core.quantize_mxfp8_columnwise_ptr(x, qt, st, layout="blocked")
+    with pytest.raises(RuntimeError, match="quantize_mxfp8_columnwise: no GPU backend can run here"):
+        _core.quantize_mxfp8_columnwise_ptr(x, qt, st)
 
 
 def test_package_imports_without_torch_and_knows_its_version():

@@ -99,6 +99,14 @@ def test_input_checks_without_a_gpu():
         s = torch.empty((128, 4), device="cuda", dtype=E8M0)
         with pytest.raises(TypeError, match="quantize_mxfp8: elem_dtype: expected"):
             ops.quantize_mxfp8(torch.empty((4, 32), device="cuda"), torch.bfloat16)
+        with pytest.raises(TypeError, match="quantize_mxfp8_columnwise: elem_dtype: expected"):
+            ops.quantize_mxfp8_columnwise(torch.empty((4, 32), device="cuda"), torch.bfloat16)
+        with pytest.raises(ValueError, match="quantize_mxfp8_columnwise: layout: expected swizzled or linear"):
+            ops.quantize_mxfp8_columnwise(torch.empty((4, 32), device="cuda"), layout="blocked")
+        with pytest.raises(ValueError, match="quantize_mxfp8_columnwise: x: expected a contiguous tensor"):
+            ops.quantize_mxfp8_columnwise(torch.empty((32, 4), device="cuda").t())
+        with pytest.raises(TypeError, match="quantize_mxfp8_columnwise: x.dtype: expected"):
+            ops.quantize_mxfp8_columnwise(torch.empty((4, 32), device="cuda", dtype=E4M3))
         with pytest.raises(ValueError, match="b: expected a contiguous tensor"):
             ops.mxfp8_scaled_mm(a, torch.empty((64, 128), device="cuda", dtype=E4M3).t(), s, s)
         with pytest.raises(ValueError, match="layout: expected swizzled or linear, got 'blocked'"):

@@ -42,6 +42,7 @@ std::size_t release_gpu_workspace() {
 }
 
 std::size_t gpu_workspace_bytes(int device) {
+  if (device < 0) detail::fail("gpu_workspace_bytes", "device", "a CUDA device ordinal >= 0", device);
   return cuda::workspace_buffers().bytes(device) + cuda::counter_buffers().bytes(device);
 }
 
