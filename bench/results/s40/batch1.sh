@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 40 b1 (prepared, not yet run): branch s40-stream-turns (t1, at bfed5cb): GPU GEMM calls
+# Session 40 b1 (prepared, not yet run): branch s40-stream-turns (t1, at d228b21): GPU GEMM calls
 # take turns on a device's scratch memory (docs/workspace.md). Its GpuWorkspace tests (two
 # streams without an order, two host threads, and main's graph tests), those under memcheck, a
 # few split-K tests, and the host time of one call (the bench's mxgemm_host_us: the turn adds a
