@@ -227,6 +227,36 @@ TEST(GpuWeightOnly, NanPropagatesAndRunsAreBitwiseIdentical) {
   }
 }
 
+// The workspace's activation rows past M (whole tiles' boxes) hold what the last launch left:
+// NaN rows of a launch of more rows must not reach the next one's output
+// (GpuStreamGemm.StaleWorkspaceRowsPastMStayOutOfTheOutput has the MXFP8 side). The codes
+// form's pre-pass (8 rows, then 3: its block scales' columns past M too) and the copy of rows
+// TMA cannot read in place (a row stride of 4100 elements: 40 rows, then 33, the 64-row split
+// in clusters at N = 1000, K = 4096), each on the same K.
+TEST(GpuWeightOnly, StaleWorkspaceRowsPastMStayOutOfTheOutput) {
+  MXGEMM_REQUIRE_GPU();
+  std::mt19937 rng = fresh_rng();
+  struct Case {
+    std::int64_t full, m, n, k, stride_pad;
+  };
+  for (const Case& c : {Case{8, 3, 300, 4112, 0}, Case{40, 33, 1000, 4096, 4}}) {
+    HostWide full = random_wide(c.full, c.k, DType::BF16, rng, 1.0, c.stride_pad);
+    const HostMxOperand w = random_mx_operand(c.n, c.k, rng);
+    HostWide a = full;
+    a.rows = c.m;
+    a.bits.resize(static_cast<size_t>(c.m * a.stride));
+    for (std::int64_t r = c.m; r < c.full; ++r)
+      for (std::int64_t col = 0; col < c.k; ++col) full.bits[r * full.stride + col] = 0x7FC0;  // NaN
+    const std::string what = shape_name(c.m, c.n, c.k) + " after " + std::to_string(c.full) + " rows";
+    const GpuResult poisoned = run_weight_only(full, w, nullptr, DType::BF16, 1.0f, detail::Sm90Kernel::Streaming);
+    if (poisoned.unsupported) GTEST_SKIP() << "no weight-only kernel on this backend";
+    const GpuResult g = run_weight_only(a, w, nullptr, DType::BF16, 1.0f, detail::Sm90Kernel::Streaming);
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+    expect_weight_only_matches(a, w, nullptr, 1.0f, g, what);
+  }
+}
+
 // K split among a CTA's warpgroups (GpuStreamGemm.SplitKAmongWarpgroupsMatchesReference
 // has the MXFP8 side), forced: one tile a CTA (Always), and each tile's K split among a
 // cluster of CTAs too (Clusters: 9 tiles of 520 rows, clusters of 4 at K = 2080, of 8 at

@@ -30,6 +30,19 @@ constexpr std::int64_t round_up(std::int64_t x, std::int64_t to) { return ceil_d
 // 1678 -> 1552 us, 8192 x 8192 x 28672 6625 -> 6382 us (session 7).
 constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{256} << 20;
 
+// The rows of the activation workspace's tensor map (the pre-pass writes the first m): a whole
+// activation tile where the launch has one, so that no TMA box of it reaches past the map.
+// Boxes past a map's rows read as zeros, and those were slow: the 64-row split (two 128-K boxes
+// of activation a ring stage) at MXFP8 33 x 4096 x 8192 29.2 us against 20.7 with whole boxes
+// (H200, same call, bench/results/s38/b2). The rows past m are never written: their products
+// land only in D's columns past M (D^T's column j is activation row j's alone), which no store
+// writes, and the exact path looks at marked rows and weight scales, never at sums. Several
+// activation tiles keep their m rows (the last tile's boxes past M then read zeros, unmeasured
+// against whole boxes).
+constexpr std::int64_t workspace_activation_rows(std::int64_t m, std::int64_t tiles_m, int m_pad, bool in_place) {
+  return !in_place && tiles_m == 1 ? m_pad : m;
+}
+
 // The output rows and activation of one launch, and the optional bias.
 struct StreamLaunch {
   const char* fn;            // the public entry point, for error messages
@@ -129,7 +142,8 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   // partial slots per CTA, each CTA's list of exact-path tiles, and the weight's scale
   // chunks when they are not usable in place.
   const std::int64_t kp = static_cast<std::int64_t>(p.scale_cols) * 32;
-  const std::int64_t x_bytes = direct ? 0 : round_up(p.m * kp * 2, 1024);
+  const std::int64_t x_rows = workspace_activation_rows(p.m, tiles_m, kMPad, direct);
+  const std::int64_t x_bytes = direct ? 0 : round_up(x_rows * kp * 2, 1024);
   const std::int64_t sx_bytes = kCodes ? round_up(std::int64_t{p.scale_cols} * kMPad * 4, 1024) : 0;
   const std::int64_t marks_bytes = marks ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
   const std::int64_t row_scale_bytes = row_scaled ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
@@ -172,14 +186,18 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(
       b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, Cfg::kWeightRowBytes,
       Cfg::kWeightRowBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B);
-  // Columns past K (and rows past M) read as zero, against the weight's zeros past K.
+  // Columns past K read as zero, against the weight's zeros past K; so do the rows past M of an
+  // activation read in place. The workspace's rows past M (workspace_activation_rows) and its
+  // block scales' columns past M hold whatever they held.
   const CUtensorMap tma_x =
       direct ? cuda::make_tensor_map_2d_u8(l.x_direct, p.m, std::int64_t{p.k} * 2, l.x_direct_stride * 2, kMPad,
                                            kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B)
-             : cuda::make_tensor_map_2d_u8(x, p.m, kp * 2, kp * 2, kMPad, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
-  // Rows past ceil(K/32) and columns past M read as zero scales (their products are zero).
+             : cuda::make_tensor_map_2d_u8(x, x_rows, kp * 2, kp * 2, kMPad, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
+  // Rows past ceil(K/32) read as zero scales (their products are zero). The codes form runs one
+  // activation tile (M <= kMPad), so its scales' kMPad columns are one whole box.
+  static_assert(!kCodes || kMPad <= 16, "the codes form runs one activation tile");
   const CUtensorMap tma_sx =
-      kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{p.m} * 4, kMPad * 4, Cfg::kSxBlocks, kMPad * 4,
+      kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{kMPad} * 4, kMPad * 4, Cfg::kSxBlocks, kMPad * 4,
                                            CU_TENSOR_MAP_SWIZZLE_NONE)
              : tma_x;
   launch_stream_kernel<kMPad, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, b.data.dtype, f16_values, stream);
@@ -235,7 +253,8 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
     }
     const bool auto_clusters =
         mode == detail::StreamSplitK::Auto &&
-        (kFourWarpgroups || two_warpgroup_split_preferred(l.m, b.data.cols, l.x_exact.dtype == DType::FP16));
+        (kFourWarpgroups || two_warpgroup_split_preferred(l.m, b.data.cols, l.x_exact.dtype == DType::FP16,
+                                                          /*whole_boxes=*/l.x_direct == nullptr));
     if ((auto_clusters || mode == detail::StreamSplitK::Clusters) && l.m <= kMPad) {
       const int ctas =
           split_k_cluster_ctas_on_device(b.data.rows, b.data.cols, sms, mode == detail::StreamSplitK::Clusters, kMPad);
