@@ -298,8 +298,7 @@ TEST(StreamSchedule, SplitKClustersFillTheSms) {
 
 // The two-warpgroup split (33..64 rows) has ring stages of two 128-K parts (256 K), so twice as
 // many ring stages and CTAs a tile at the same K; its clusters run where Auto takes them
-// (two_warpgroup_split_preferred: K >= 4096, not FP16 activations, 64 rows or 33..64 read in
-// whole boxes).
+// (two_warpgroup_split_preferred: 33..64 rows, K >= 4096, not FP16 activations).
 TEST(StreamSchedule, TwoWarpgroupSplitClustersFillTheSms) {
   auto h200 = [](int c) {
     constexpr int kClusters[] = {0, 132, 66, 39, 30, 22, 17, 15, 15};
@@ -321,20 +320,15 @@ TEST(StreamSchedule, TwoWarpgroupSplitClustersFillTheSms) {
   EXPECT_TRUE(split_k_ranges_fit(1040, 4, 2));
   EXPECT_EQ(split_k_cluster_ctas(136, 1040, 132, h200, true, 2), 4);
   EXPECT_TRUE(split_k_ranges_fit(4112, 8, 2));
-  for (const bool whole_boxes : {false, true}) {
-    EXPECT_TRUE(two_warpgroup_split_preferred(64, 4096, false, whole_boxes));
-    EXPECT_TRUE(two_warpgroup_split_preferred(64, 8192, false, whole_boxes));
-    EXPECT_FALSE(two_warpgroup_split_preferred(64, 2048, false, whole_boxes));
-    EXPECT_FALSE(two_warpgroup_split_preferred(64, 8192, true, whole_boxes));  // FP16 activations
-    EXPECT_FALSE(two_warpgroup_split_preferred(32, 8192, false, whole_boxes));  // the 32-row forms
-    EXPECT_FALSE(two_warpgroup_split_preferred(65, 8192, false, whole_boxes));
-  }
-  // 33..63 rows only where their boxes are whole (the workspace's rows past M), not in place.
-  EXPECT_FALSE(two_warpgroup_split_preferred(63, 8192, false, false));
-  EXPECT_FALSE(two_warpgroup_split_preferred(33, 8192, false, false));
-  EXPECT_TRUE(two_warpgroup_split_preferred(63, 8192, false, true));
-  EXPECT_TRUE(two_warpgroup_split_preferred(33, 4096, false, true));
-  EXPECT_FALSE(two_warpgroup_split_preferred(33, 2048, false, true));
+  EXPECT_TRUE(two_warpgroup_split_preferred(64, 4096, false));
+  EXPECT_TRUE(two_warpgroup_split_preferred(64, 8192, false));
+  EXPECT_TRUE(two_warpgroup_split_preferred(63, 8192, false));
+  EXPECT_TRUE(two_warpgroup_split_preferred(33, 4096, false));
+  EXPECT_FALSE(two_warpgroup_split_preferred(33, 2048, false));
+  EXPECT_FALSE(two_warpgroup_split_preferred(64, 2048, false));
+  EXPECT_FALSE(two_warpgroup_split_preferred(64, 8192, true));  // FP16 activations
+  EXPECT_FALSE(two_warpgroup_split_preferred(32, 8192, false));  // the 32-row forms
+  EXPECT_FALSE(two_warpgroup_split_preferred(65, 8192, false));
 }
 
 // A cluster's CTAs are consecutive: CTA c runs tile c / k_split over its rank's range, and the

@@ -208,8 +208,7 @@ TEST(GpuStreamGemm, TwoWarpgroupSplitIsTakenFrom33To64Rows) {
   std::mt19937 rng = fresh_rng();
   const HostMxOperand b = random_mx_operand(n, k, rng);
   for (const std::int64_t m : {33, 50, 64}) {
-    // (MXFP8 activations come through the workspace: whole boxes.)
-    ASSERT_TRUE(sm90::two_warpgroup_split_preferred(m, k, false, true)) << m << " rows";
+    ASSERT_TRUE(sm90::two_warpgroup_split_preferred(m, k, false)) << m << " rows";
     const HostMxOperand a = random_mx_operand(m, k, rng);
     const GpuResult g = run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming);
     EXPECT_TRUE(g.guards_intact && g.gap_untouched) << "auto: written outside the output";

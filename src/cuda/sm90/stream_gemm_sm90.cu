@@ -43,6 +43,13 @@ constexpr std::int64_t workspace_activation_rows(std::int64_t m, std::int64_t ti
   return !in_place && tiles_m == 1 ? m_pad : m;
 }
 
+// The rows of the activation's TMA box where TMA reads it in place (StreamGemmParams::x_box_rows):
+// M where one tile holds them, so that no box reaches past M, else the tile's. (The caller's
+// rows past M cannot be read; the shared-memory rows past M keep what they held.)
+constexpr int in_place_box_rows(std::int64_t m, std::int64_t tiles_m, int m_pad, bool in_place) {
+  return in_place && tiles_m == 1 ? static_cast<int>(m) : m_pad;
+}
+
 // The output rows and activation of one launch, and the optional bias.
 struct StreamLaunch {
   const char* fn;            // the public entry point, for error messages
@@ -130,6 +137,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
   p.alpha_scale = f16_values && !row_scaled ? 1.0f / static_cast<float>(1 << kF16WeightShift) : 1.0f;
   p.x_in_place = direct;
+  p.x_box_rows = in_place_box_rows(p.m, tiles_m, kMPad, direct);
   p.early_fixup = detail::stream_early_fixup();
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
   // The MXFP8 pre-passes, and the codes form's and fp16 values form's of a BF16 activation, mark
@@ -186,11 +194,12 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(
       b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, Cfg::kWeightRowBytes,
       Cfg::kWeightRowBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B);
-  // Columns past K read as zero, against the weight's zeros past K; so do the rows past M of an
-  // activation read in place. The workspace's rows past M (workspace_activation_rows) and its
-  // block scales' columns past M hold whatever they held.
+  // Columns past K read as zero, against the weight's zeros past K. The workspace's rows past M
+  // (workspace_activation_rows) and its block scales' columns past M hold whatever they held; an
+  // activation read in place in one tile has boxes of its M rows (in_place_box_rows), several
+  // tiles the last one's rows past M read as zeros.
   const CUtensorMap tma_x =
-      direct ? cuda::make_tensor_map_2d_u8(l.x_direct, p.m, std::int64_t{p.k} * 2, l.x_direct_stride * 2, kMPad,
+      direct ? cuda::make_tensor_map_2d_u8(l.x_direct, p.m, std::int64_t{p.k} * 2, l.x_direct_stride * 2, p.x_box_rows,
                                            kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B)
              : cuda::make_tensor_map_2d_u8(x, x_rows, kp * 2, kp * 2, kMPad, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
   // Rows past ceil(K/32) read as zero scales (their products are zero). The codes form runs one
@@ -253,8 +262,7 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
     }
     const bool auto_clusters =
         mode == detail::StreamSplitK::Auto &&
-        (kFourWarpgroups || two_warpgroup_split_preferred(l.m, b.data.cols, l.x_exact.dtype == DType::FP16,
-                                                          /*whole_boxes=*/l.x_direct == nullptr));
+        (kFourWarpgroups || two_warpgroup_split_preferred(l.m, b.data.cols, l.x_exact.dtype == DType::FP16));
     if ((auto_clusters || mode == detail::StreamSplitK::Clusters) && l.m <= kMPad) {
       const int ctas =
           split_k_cluster_ctas_on_device(b.data.rows, b.data.cols, sms, mode == detail::StreamSplitK::Clusters, kMPad);
