@@ -219,14 +219,14 @@ TEST(GpuStreamGemm, TwoWarpgroupSplitIsTakenFrom33To64Rows) {
   }
 }
 
-// The workspace's activation rows past M (a whole tile's boxes, workspace_activation_rows) hold
-// whatever the last launch left there: here the NaN rows of a launch of more rows, which must
+// A tile's activation rows past M (in shared memory past the boxes of M rows,
+// activation_box_rows, and the codes form's block scales' columns past M in the workspace) hold
+// whatever an earlier launch left there: here the NaN rows of a launch of more rows, which must
 // not reach the output of the next. Each pair runs `full` rows whose rows from m on have NaN
-// scales, then their first m rows, on the same K (the same workspace rows): the codes forms (8
-// and 16 rows; there the block scales' columns past M too), the 32-row values form, the 64-row
-// split in clusters (N = 1000, K = 4096, as Auto takes it), the 64-row one-tile-a-CTA split
-// (forced), and 128- and 256-row tiles.
-TEST(GpuStreamGemm, StaleWorkspaceRowsPastMStayOutOfTheOutput) {
+// scales, then their first m rows, on the same K: the codes forms (8 and 16 rows), the 32-row
+// values form, the 64-row split in clusters (N = 1000, K = 4096, as Auto takes it), the 64-row
+// one-tile-a-CTA split (forced), and 128- and 256-row tiles.
+TEST(GpuStreamGemm, StaleRowsPastMStayOutOfTheOutput) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   struct Case {

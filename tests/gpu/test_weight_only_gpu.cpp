@@ -227,17 +227,15 @@ TEST(GpuWeightOnly, NanPropagatesAndRunsAreBitwiseIdentical) {
   }
 }
 
-// Rows past M that a launch's tiles read hold what an earlier launch left: the workspace's rows
-// (whole boxes of an activation that goes through a pre-pass) and the shared memory's rows past
-// an in-place activation's boxes of M rows (in_place_box_rows). NaN rows of a launch of more
-// rows must not reach the next one's output
-// (GpuStreamGemm.StaleWorkspaceRowsPastMStayOutOfTheOutput has the MXFP8 side). Each case runs
+// A tile's activation rows past M (in shared memory past the boxes of M rows,
+// activation_box_rows, and the codes form's block scales' columns past M in the workspace) hold
+// what an earlier launch left: NaN rows of a launch of more rows must not reach the next one's
+// output (GpuStreamGemm.StaleRowsPastMStayOutOfTheOutput has the MXFP8 side). Each case runs
 // `full` rows whose rows from m on are NaN, then their first m rows, on the same K. Through the
-// workspace: the codes form's pre-pass (8 rows, then 3: its block scales' columns past M too),
-// the copy of rows TMA cannot read in place (a row stride of 4100 elements: 40 rows, then 33,
-// the 64-row split in clusters at N = 1000, K = 4096). In place: 13 rows (16-row values form;
-// also FP16), 27 (32 rows), 33 (the 64-row split in clusters), 50 (64-row tiles), 100 (128) and
-// 200 (256).
+// workspace: the codes form's pre-pass (8 rows, then 3), the copy of rows TMA cannot read in
+// place (a row stride of 4100 elements: 40 rows, then 33, the 64-row split in clusters at N =
+// 1000, K = 4096). In place: 13 rows (16-row values form; also FP16), 27 (32 rows), 33 (the
+// 64-row split in clusters), 50 (64-row tiles), 100 (128) and 200 (256).
 TEST(GpuWeightOnly, StaleRowsPastMStayOutOfTheOutput) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();

@@ -30,24 +30,16 @@ constexpr std::int64_t round_up(std::int64_t x, std::int64_t to) { return ceil_d
 // 1678 -> 1552 us, 8192 x 8192 x 28672 6625 -> 6382 us (session 7).
 constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{256} << 20;
 
-// The rows of the activation workspace's tensor map (the pre-pass writes the first m): a whole
-// activation tile where the launch has one, so that no TMA box of it reaches past the map.
-// Boxes past a map's rows read as zeros, and those were slow: the 64-row split (two 128-K boxes
-// of activation a ring stage) at MXFP8 33 x 4096 x 8192 29.2 us against 20.7 with whole boxes
-// (H200, same call, bench/results/s38/b2). The rows past m are never written: their products
-// land only in D's columns past M (D^T's column j is activation row j's alone), which no store
-// writes, and the exact path looks at marked rows and weight scales, never at sums. Several
-// activation tiles keep their m rows (the last tile's boxes past M then read zeros, unmeasured
-// against whole boxes).
-constexpr std::int64_t workspace_activation_rows(std::int64_t m, std::int64_t tiles_m, int m_pad, bool in_place) {
-  return !in_place && tiles_m == 1 ? m_pad : m;
-}
-
-// The rows of the activation's TMA box where TMA reads it in place (StreamGemmParams::x_box_rows):
-// M where one tile holds them, so that no box reaches past M, else the tile's. (The caller's
-// rows past M cannot be read; the shared-memory rows past M keep what they held.)
-constexpr int in_place_box_rows(std::int64_t m, std::int64_t tiles_m, int m_pad, bool in_place) {
-  return in_place && tiles_m == 1 ? static_cast<int>(m) : m_pad;
+// The rows of the activation's TMA box (StreamGemmParams::x_box_rows): M where one tile holds
+// them, so that no box reaches past M, else the tile's (the last tile's rows past M then read as
+// zeros, unmeasured against whole boxes). Boxes past the tensor's rows read as zeros, and those
+// were slow: the 64-row split (two 128-K boxes of activation a ring stage) at MXFP8 33 x 4096 x
+// 8192 29.2 us against 20.7 with whole boxes (H200, same call, bench/results/s38/b2). The tile's
+// shared-memory rows past M keep what they held: their products land only in D's columns past M
+// (D^T's column j is activation row j's alone), which no store writes, and the exact path looks
+// at marked rows and weight scales, never at sums.
+constexpr int activation_box_rows(std::int64_t m, std::int64_t tiles_m, int m_pad) {
+  return tiles_m == 1 ? static_cast<int>(m) : m_pad;
 }
 
 // The output rows and activation of one launch, and the optional bias.
@@ -137,7 +129,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
   p.alpha_scale = f16_values && !row_scaled ? 1.0f / static_cast<float>(1 << kF16WeightShift) : 1.0f;
   p.x_in_place = direct;
-  p.x_box_rows = in_place_box_rows(p.m, tiles_m, kMPad, direct);
+  p.x_box_rows = activation_box_rows(p.m, tiles_m, kMPad);
   p.early_fixup = detail::stream_early_fixup();
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
   // The MXFP8 pre-passes, and the codes form's and fp16 values form's of a BF16 activation, mark
@@ -150,8 +142,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   // partial slots per CTA, each CTA's list of exact-path tiles, and the weight's scale
   // chunks when they are not usable in place.
   const std::int64_t kp = static_cast<std::int64_t>(p.scale_cols) * 32;
-  const std::int64_t x_rows = workspace_activation_rows(p.m, tiles_m, kMPad, direct);
-  const std::int64_t x_bytes = direct ? 0 : round_up(x_rows * kp * 2, 1024);
+  const std::int64_t x_bytes = direct ? 0 : round_up(p.m * kp * 2, 1024);
   const std::int64_t sx_bytes = kCodes ? round_up(std::int64_t{p.scale_cols} * kMPad * 4, 1024) : 0;
   const std::int64_t marks_bytes = marks ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
   const std::int64_t row_scale_bytes = row_scaled ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
@@ -194,16 +185,14 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(
       b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, Cfg::kWeightRowBytes,
       Cfg::kWeightRowBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B);
-  // Columns past K read as zero, against the weight's zeros past K. The workspace's rows past M
-  // (workspace_activation_rows) and its block scales' columns past M hold whatever they held; an
-  // activation read in place in one tile has boxes of its M rows (in_place_box_rows), several
-  // tiles the last one's rows past M read as zeros.
+  // Columns past K read as zero, against the weight's zeros past K.
   const CUtensorMap tma_x =
       direct ? cuda::make_tensor_map_2d_u8(l.x_direct, p.m, std::int64_t{p.k} * 2, l.x_direct_stride * 2, p.x_box_rows,
                                            kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B)
-             : cuda::make_tensor_map_2d_u8(x, x_rows, kp * 2, kp * 2, kMPad, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
+             : cuda::make_tensor_map_2d_u8(x, p.m, kp * 2, kp * 2, p.x_box_rows, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
   // Rows past ceil(K/32) read as zero scales (their products are zero). The codes form runs one
-  // activation tile (M <= kMPad), so its scales' kMPad columns are one whole box.
+  // activation tile (M <= kMPad): its scales' kMPad columns are one whole box, those past M
+  // holding whatever they held.
   static_assert(!kCodes || kMPad <= 16, "the codes form runs one activation tile");
   const CUtensorMap tma_sx =
       kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{kMPad} * 4, kMPad * 4, Cfg::kSxBlocks, kMPad * 4,

@@ -109,8 +109,8 @@ constexpr std::int64_t kSplitKMinK = 2048;
 // Where 33..64 activation rows take the two-warpgroup split, in clusters (split_k_cluster_ctas
 // with two parts: N = 1024..4096 on the H200), and no other schedule: K >= kTwoWarpgroupSplitMinK
 // (as measured) and not FP16 activations (the fp16 values form of the natural K order, not
-// measured there). Its activation boxes lie within M (workspace_activation_rows,
-// in_place_box_rows in the launcher): boxes that reach past M, whose rows TMA fills with zeros,
+// measured there). Its activation boxes lie within M (activation_box_rows in the launcher):
+// boxes that reach past M, whose rows TMA fills with zeros,
 // made the split slower than the split reduction and the 128-row tiles' clusters (MXFP8 33 x
 // 4096 x 8192 24.1 -> 29.2 us); with whole boxes it was faster than both (20.7 us). On the H200,
 // same call, two rounds (bench/results/s38/b1, b2): every 64-row shape measured faster, MXFP8 64
