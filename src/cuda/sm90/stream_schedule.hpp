@@ -110,9 +110,9 @@ constexpr std::int64_t kSplitKMinK = 2048;
 // with two parts: N = 1024..4096 on the H200), and no other schedule: K >= kTwoWarpgroupSplitMinK
 // (as measured) and not FP16 activations (the fp16 values form of the natural K order, not
 // measured there). Its activation boxes lie within M (activation_box_rows in the launcher):
-// boxes that reach past M, whose rows TMA fills with zeros,
-// made the split slower than the split reduction and the 128-row tiles' clusters (MXFP8 33 x
-// 4096 x 8192 24.1 -> 29.2 us); with whole boxes it was faster than both (20.7 us). On the H200,
+// boxes that reach past M, whose rows TMA fills with zeros, made the split slower than the split
+// reduction and the 128-row tiles' clusters (MXFP8 33 x 4096 x 8192 24.1 -> 29.2 us); with
+// whole boxes it was faster than both (20.7 us). On the H200,
 // same call, two rounds (bench/results/s38/b1, b2): every 64-row shape measured faster, MXFP8 64
 // x 4096^2 18.9-19.0 -> 16.7 us, 64 x 4096 x 8192 23.9-24.0 -> 21.5-21.6, 64 x 1024 x 8192
 // 16.8-17.0 -> 15.5-15.7; weight-only 64 x 4096^2 18.4-18.5 -> 16.3-16.4; whole boxes, MXFP8 33
