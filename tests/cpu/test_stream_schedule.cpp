@@ -298,7 +298,7 @@ TEST(StreamSchedule, SplitKClustersFillTheSms) {
 
 // The two-warpgroup split (33..64 rows) has ring stages of two 128-K parts (256 K), so twice as
 // many ring stages and CTAs a tile at the same K; its clusters run where Auto takes them
-// (two_warpgroup_split_preferred: exactly 64 rows, K >= 4096, not FP16 activations).
+// (two_warpgroup_split_preferred: 33..64 rows, K >= 4096, not FP16 activations).
 TEST(StreamSchedule, TwoWarpgroupSplitClustersFillTheSms) {
   auto h200 = [](int c) {
     constexpr int kClusters[] = {0, 132, 66, 39, 30, 22, 17, 15, 15};
@@ -322,10 +322,13 @@ TEST(StreamSchedule, TwoWarpgroupSplitClustersFillTheSms) {
   EXPECT_TRUE(split_k_ranges_fit(4112, 8, 2));
   EXPECT_TRUE(two_warpgroup_split_preferred(64, 4096, false));
   EXPECT_TRUE(two_warpgroup_split_preferred(64, 8192, false));
-  EXPECT_FALSE(two_warpgroup_split_preferred(63, 8192, false));  // boxes past M
-  EXPECT_FALSE(two_warpgroup_split_preferred(33, 8192, false));
+  EXPECT_TRUE(two_warpgroup_split_preferred(63, 8192, false));
+  EXPECT_TRUE(two_warpgroup_split_preferred(33, 4096, false));
+  EXPECT_FALSE(two_warpgroup_split_preferred(33, 2048, false));
   EXPECT_FALSE(two_warpgroup_split_preferred(64, 2048, false));
-  EXPECT_FALSE(two_warpgroup_split_preferred(64, 8192, true));   // FP16 activations
+  EXPECT_FALSE(two_warpgroup_split_preferred(64, 8192, true));  // FP16 activations
+  EXPECT_FALSE(two_warpgroup_split_preferred(32, 8192, false));  // the 32-row forms
+  EXPECT_FALSE(two_warpgroup_split_preferred(65, 8192, false));
 }
 
 // A cluster's CTAs are consecutive: CTA c runs tile c / k_split over its rank's range, and the

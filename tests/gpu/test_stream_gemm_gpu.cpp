@@ -199,22 +199,64 @@ TEST(GpuStreamGemm, SplitKBetweenTwoWarpgroupsInClustersMatchesReference) {
 // Auto takes that split, in clusters, at 64 rows on a weight whose 64-row tiles are too few for
 // the SMs (two_warpgroup_split_preferred; 16 tiles in clusters of 6 on the H200), MXFP8 and
 // weight-only: the result matches the reference, as the schedule without it (Never) does.
-TEST(GpuStreamGemm, TwoWarpgroupSplitIsTakenAtSixtyFourRows) {
+TEST(GpuStreamGemm, TwoWarpgroupSplitIsTakenFrom33To64Rows) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
-  const std::int64_t m = 64, n = 1000, k = 4096;
-  ASSERT_TRUE(sm90::two_warpgroup_split_preferred(m, k, false));
+  const std::int64_t n = 1000, k = 4096;
   if (sm90::split_k_cluster_ctas_on_device(n, k, device_sms(), false, 64) < 2)
     GTEST_SKIP() << "no clusters for 16 tiles on " << device_sms() << " SMs";
   std::mt19937 rng = fresh_rng();
-  const HostMxOperand a = random_mx_operand(m, k, rng);
   const HostMxOperand b = random_mx_operand(n, k, rng);
-  const GpuResult g = run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming);
-  EXPECT_TRUE(g.guards_intact && g.gap_untouched) << "auto: written outside the output";
-  EXPECT_EQ(g.unwritten, 0) << "auto: outputs left unwritten";
-  expect_matches_reference(a, b, g, 1.0f, "auto, " + shape_name(m, n, k));
-  const detail::ScopedStreamSplitK never(detail::StreamSplitK::Never);
-  expect_matches_reference(a, b, run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming), 1.0f, "never, " + shape_name(m, n, k));
+  for (const std::int64_t m : {33, 50, 64}) {
+    ASSERT_TRUE(sm90::two_warpgroup_split_preferred(m, k, false)) << m << " rows";
+    const HostMxOperand a = random_mx_operand(m, k, rng);
+    const GpuResult g = run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming);
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << "auto: written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << "auto: outputs left unwritten";
+    expect_matches_reference(a, b, g, 1.0f, "auto, " + shape_name(m, n, k));
+    const detail::ScopedStreamSplitK never(detail::StreamSplitK::Never);
+    expect_matches_reference(a, b, run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming), 1.0f, "never, " + shape_name(m, n, k));
+  }
+}
+
+// A tile's activation rows past M (in shared memory past the boxes of M rows,
+// activation_box_rows, and the codes form's block scales' columns past M in the workspace) hold
+// whatever an earlier launch left there: here the NaN rows of a launch of more rows, which must
+// not reach the output of the next. Each pair runs `full` rows whose rows from m on have NaN
+// scales, then their first m rows, on the same K: the codes forms (8 and 16 rows), the 32-row
+// values form, the 64-row split in clusters (N = 1000, K = 4096, as Auto takes it), the 64-row
+// one-tile-a-CTA split (forced), and 128- and 256-row tiles.
+TEST(GpuStreamGemm, StaleRowsPastMStayOutOfTheOutput) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  struct Case {
+    std::int64_t full, m, n, k;
+    detail::StreamSplitK split;
+  };
+  const Case cases[] = {{8, 3, 300, 4112, detail::StreamSplitK::Auto},    {16, 9, 300, 4112, detail::StreamSplitK::Auto},
+                        {32, 17, 300, 4112, detail::StreamSplitK::Auto},  {64, 33, 1000, 4096, detail::StreamSplitK::Auto},
+                        {64, 50, 136, 4096, detail::StreamSplitK::Always}, {128, 65, 300, 1040, detail::StreamSplitK::Auto},
+                        {256, 129, 300, 1040, detail::StreamSplitK::Auto}};
+  std::mt19937 rng = fresh_rng();
+  for (const Case& c : cases) {
+    const detail::ScopedStreamSplitK split(c.split);
+    HostMxOperand full = random_mx_operand(c.full, c.k, rng);
+    const HostMxOperand b = random_mx_operand(c.n, c.k, rng);
+    HostMxOperand a = full;
+    a.rows = c.m;
+    a.data.resize(static_cast<size_t>(c.m * a.data_stride));
+    a.logical_scales.resize(static_cast<size_t>(c.m * a.n_scale_cols()));
+    a.relayout(a.layout);
+    for (std::int64_t r = c.m; r < c.full; ++r)
+      for (std::int64_t blk = 0; blk < full.n_scale_cols(); ++blk) full.set_scale(r, blk, kScaleNaN);
+    const std::string what = shape_name(c.m, c.n, c.k) + " after " + std::to_string(c.full) + " rows";
+    const GpuResult poisoned = run_gpu(full, b, DType::BF16, 1.0f, 0, kStreaming);
+    ASSERT_FALSE(poisoned.unsupported);
+    const GpuResult g = run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming);
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+    expect_matches_reference(a, b, g, 1.0f, what);
+  }
 }
 
 // 33..64 rows (the two-warpgroup values form, 128-row tiles) in clusters (wide_cluster_ctas,

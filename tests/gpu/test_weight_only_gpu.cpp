@@ -227,6 +227,47 @@ TEST(GpuWeightOnly, NanPropagatesAndRunsAreBitwiseIdentical) {
   }
 }
 
+// A tile's activation rows past M (in shared memory past the boxes of M rows,
+// activation_box_rows, and the codes form's block scales' columns past M in the workspace) hold
+// what an earlier launch left: NaN rows of a launch of more rows must not reach the next one's
+// output (GpuStreamGemm.StaleRowsPastMStayOutOfTheOutput has the MXFP8 side). Each case runs
+// `full` rows whose rows from m on are NaN, then their first m rows, on the same K. Through the
+// workspace: the codes form's pre-pass (8 rows, then 3), the copy of rows TMA cannot read in
+// place (a row stride of 4100 elements: 40 rows, then 33, the 64-row split in clusters at N =
+// 1000, K = 4096). In place: 13 rows (16-row values form; also FP16), 27 (32 rows), 33 (the
+// 64-row split in clusters), 50 (64-row tiles), 100 (128) and 200 (256).
+TEST(GpuWeightOnly, StaleRowsPastMStayOutOfTheOutput) {
+  MXGEMM_REQUIRE_GPU();
+  std::mt19937 rng = fresh_rng();
+  struct Case {
+    std::int64_t full, m, n, k, stride_pad;
+    DType dtype;
+  };
+  const Case cases[] = {{8, 3, 300, 4112, 0, DType::BF16},     {40, 33, 1000, 4096, 4, DType::BF16},
+                        {16, 13, 300, 1040, 0, DType::BF16},   {16, 11, 300, 1040, 0, DType::FP16},
+                        {32, 27, 300, 4112, 0, DType::BF16},   {64, 33, 1000, 4096, 0, DType::BF16},
+                        {64, 50, 300, 2048, 0, DType::BF16},   {128, 100, 300, 1040, 0, DType::BF16},
+                        {256, 200, 300, 1040, 0, DType::BF16}};
+  for (const Case& c : cases) {
+    HostWide full = random_wide(c.full, c.k, c.dtype, rng, 1.0, c.stride_pad);
+    const HostMxOperand w = random_mx_operand(c.n, c.k, rng);
+    HostWide a = full;
+    a.rows = c.m;
+    a.bits.resize(static_cast<size_t>(c.m * a.stride));
+    const std::uint16_t nan = c.dtype == DType::FP16 ? 0x7E00 : 0x7FC0;
+    for (std::int64_t r = c.m; r < c.full; ++r)
+      for (std::int64_t col = 0; col < c.k; ++col) full.bits[r * full.stride + col] = nan;
+    const std::string what = std::string(dtype_name(c.dtype)) + " " + shape_name(c.m, c.n, c.k) + " after " +
+                             std::to_string(c.full) + " rows";
+    const GpuResult poisoned = run_weight_only(full, w, nullptr, DType::BF16, 1.0f, detail::Sm90Kernel::Streaming);
+    if (poisoned.unsupported) GTEST_SKIP() << "no weight-only kernel on this backend";
+    const GpuResult g = run_weight_only(a, w, nullptr, DType::BF16, 1.0f, detail::Sm90Kernel::Streaming);
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+    expect_weight_only_matches(a, w, nullptr, 1.0f, g, what);
+  }
+}
+
 // K split among a CTA's warpgroups (GpuStreamGemm.SplitKAmongWarpgroupsMatchesReference
 // has the MXFP8 side), forced: one tile a CTA (Always), and each tile's K split among a
 // cluster of CTAs too (Clusters: 9 tiles of 520 rows, clusters of 4 at K = 2080, of 8 at

@@ -114,6 +114,10 @@ struct StreamGemmParams {
   // The activation is the caller's, read in place (weight-only): no pre-pass of this launch
   // writes it, so its loads need not wait behind the weight's first stages.
   bool x_in_place;
+  // Rows of the activation's TMA box (kMPad, or M for an activation of one tile of fewer rows,
+  // so that no box reaches past M); a ring stage's expected bytes count them. The tile's
+  // shared-memory rows past them keep what they held: only D's columns past M read them.
+  int x_box_rows;
   // The early fixup of a tile in two parts (stream_gemm_kernel.cuh): Auto (the library's), or
   // Never / Always for tests.
   detail::StreamEarlyFixup early_fixup;

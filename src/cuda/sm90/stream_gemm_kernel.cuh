@@ -187,9 +187,11 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
       // own, or two 64-K stages' (each loads it).
       // (kSplitK: part j of ring stage ks is 128-K stage kQuarters ks + j of the 64-row tile,
       // the chunk of its 128-row pair of tiles; parts past K load TMA's zeros, never read.)
+      static_assert(Cfg::kRingBytesX % kMPad == 0, "a ring stage's activation bytes are whole rows");
+      const int stage_tx_bytes = Cfg::kStageBytes - Cfg::kRingBytesX + p.x_box_rows * (Cfg::kRingBytesX / kMPad) +
+                                 Cfg::kScaleChunks * kScaleChunkBytes;
       auto load_weight = [&](int n, int ks, int s) {
-        ptx::mbarrier_arrive_expect_tx(&smem.full[s],
-                                       Cfg::kStageBytes + Cfg::kScaleChunks * kScaleChunkBytes);
+        ptx::mbarrier_arrive_expect_tx(&smem.full[s], stage_tx_bytes);
 #if MXGEMM_TRACE_ON
         if (issued == 0) MXGEMM_TRACE_SET(kTrFirstExpect, MXGEMM_TRACE_NOW());
 #endif

@@ -30,6 +30,18 @@ constexpr std::int64_t round_up(std::int64_t x, std::int64_t to) { return ceil_d
 // 1678 -> 1552 us, 8192 x 8192 x 28672 6625 -> 6382 us (session 7).
 constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{256} << 20;
 
+// The rows of the activation's TMA box (StreamGemmParams::x_box_rows): M where one tile holds
+// them, so that no box reaches past M, else the tile's (the last tile's rows past M then read as
+// zeros, unmeasured against whole boxes). Boxes past the tensor's rows read as zeros, and those
+// were slow: the 64-row split (two 128-K boxes of activation a ring stage) at MXFP8 33 x 4096 x
+// 8192 29.2 us against 20.7 with whole boxes (H200, same call, bench/results/s38/b2). The tile's
+// shared-memory rows past M keep what they held: their products land only in D's columns past M
+// (D^T's column j is activation row j's alone), which no store writes, and the exact path looks
+// at marked rows and weight scales, never at sums.
+constexpr int activation_box_rows(std::int64_t m, std::int64_t tiles_m, int m_pad) {
+  return tiles_m == 1 ? static_cast<int>(m) : m_pad;
+}
+
 // The output rows and activation of one launch, and the optional bias.
 struct StreamLaunch {
   const char* fn;            // the public entry point, for error messages
@@ -117,6 +129,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
   p.alpha_scale = f16_values && !row_scaled ? 1.0f / static_cast<float>(1 << kF16WeightShift) : 1.0f;
   p.x_in_place = direct;
+  p.x_box_rows = activation_box_rows(p.m, tiles_m, kMPad);
   p.early_fixup = detail::stream_early_fixup();
   p.exact = exact_gemm(l.x_exact, exact_operand(b), l.x_row0, p.k);
   // The MXFP8 pre-passes, and the codes form's and fp16 values form's of a BF16 activation, mark
@@ -172,14 +185,17 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   const CUtensorMap tma_w = cuda::make_tensor_map_2d_u8(
       b.data.data, b.data.rows, b.data.cols, b.data.row_stride, Cfg::kBlockN, Cfg::kWeightRowBytes,
       Cfg::kWeightRowBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B);
-  // Columns past K (and rows past M) read as zero, against the weight's zeros past K.
+  // Columns past K read as zero, against the weight's zeros past K.
   const CUtensorMap tma_x =
-      direct ? cuda::make_tensor_map_2d_u8(l.x_direct, p.m, std::int64_t{p.k} * 2, l.x_direct_stride * 2, kMPad,
+      direct ? cuda::make_tensor_map_2d_u8(l.x_direct, p.m, std::int64_t{p.k} * 2, l.x_direct_stride * 2, p.x_box_rows,
                                            kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B)
-             : cuda::make_tensor_map_2d_u8(x, p.m, kp * 2, kp * 2, kMPad, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
-  // Rows past ceil(K/32) and columns past M read as zero scales (their products are zero).
+             : cuda::make_tensor_map_2d_u8(x, p.m, kp * 2, kp * 2, p.x_box_rows, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
+  // Rows past ceil(K/32) read as zero scales (their products are zero). The codes form runs one
+  // activation tile (M <= kMPad): its scales' kMPad columns are one whole box, those past M
+  // holding whatever they held.
+  static_assert(!kCodes || kMPad <= 16, "the codes form runs one activation tile");
   const CUtensorMap tma_sx =
-      kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{p.m} * 4, kMPad * 4, Cfg::kSxBlocks, kMPad * 4,
+      kCodes ? cuda::make_tensor_map_2d_u8(sx, p.scale_cols, std::int64_t{kMPad} * 4, kMPad * 4, Cfg::kSxBlocks, kMPad * 4,
                                            CU_TENSOR_MAP_SWIZZLE_NONE)
              : tma_x;
   launch_stream_kernel<kMPad, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, b.data.dtype, f16_values, stream);

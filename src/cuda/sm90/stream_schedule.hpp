@@ -107,17 +107,19 @@ constexpr int kSplitKParts = 4;  // 128-K parts of a ring stage, one a warpgroup
 MXGEMM_HOST_DEVICE constexpr int split_k_parts(int m_pad) { return m_pad <= 32 ? kSplitKParts : 2; }
 constexpr std::int64_t kSplitKMinK = 2048;
 // Where 33..64 activation rows take the two-warpgroup split, in clusters (split_k_cluster_ctas
-// with two parts: N = 1024..4096 on the H200), and no other schedule: exactly 64 rows
-// (activation TMA boxes inside M: boxes that reach past M, whose rows TMA fills with zeros,
-// made the split slower than the split reduction and the 128-row tiles' clusters, e.g. MXFP8
-// 33 x 4096 x 8192 24.1 -> 29.2 us), K >= kTwoWarpgroupSplitMinK (as measured), and not FP16
-// activations (the fp16 values form of the natural K order, not measured there). On the H200,
-// same call, two rounds (bench/results/s38/b1): every 64-row shape measured faster, MXFP8 64 x
-// 4096^2 18.9-19.0 -> 16.7 us, 64 x 4096 x 8192 23.9-24.0 -> 21.5-21.6, 64 x 1024 x 8192
-// 16.8-17.0 -> 15.5-15.7; weight-only 64 x 4096^2 18.4-18.5 -> 16.3-16.4.
+// with two parts: N = 1024..4096 on the H200), and no other schedule: K >= kTwoWarpgroupSplitMinK
+// (as measured) and not FP16 activations (the fp16 values form of the natural K order, not
+// measured there). Its activation boxes lie within M (activation_box_rows in the launcher):
+// boxes that reach past M, whose rows TMA fills with zeros, made the split slower than the split
+// reduction and the 128-row tiles' clusters (MXFP8 33 x 4096 x 8192 24.1 -> 29.2 us); with
+// whole boxes it was faster than both (20.7 us). On the H200,
+// same call, two rounds (bench/results/s38/b1, b2): every 64-row shape measured faster, MXFP8 64
+// x 4096^2 18.9-19.0 -> 16.7 us, 64 x 4096 x 8192 23.9-24.0 -> 21.5-21.6, 64 x 1024 x 8192
+// 16.8-17.0 -> 15.5-15.7; weight-only 64 x 4096^2 18.4-18.5 -> 16.3-16.4; whole boxes, MXFP8 33
+// x 4096^2 18.7 -> 16.1, 48 x 4096 x 8192 24.0 -> 21.3-21.5.
 constexpr std::int64_t kTwoWarpgroupSplitMinK = 4096;
 constexpr bool two_warpgroup_split_preferred(std::int64_t m, std::int64_t k, bool fp16_activation) {
-  return m == 64 && k >= kTwoWarpgroupSplitMinK && !fp16_activation;
+  return m > 32 && m <= 64 && k >= kTwoWarpgroupSplitMinK && !fp16_activation;
 }
 // Ring stages of K: `parts` 128-K stages (two sub-stages) each.
 MXGEMM_HOST_DEVICE constexpr std::int64_t split_k_ring_stages(std::int64_t k, int parts = kSplitKParts) {
