@@ -30,16 +30,18 @@ constexpr std::int64_t round_up(std::int64_t x, std::int64_t to) { return ceil_d
 // 1678 -> 1552 us, 8192 x 8192 x 28672 6625 -> 6382 us (session 7).
 constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{256} << 20;
 
-// The rows of the activation's TMA box (StreamGemmParams::x_box_rows): M where one tile holds
-// them, so that no box reaches past M, else the tile's (the last tile's rows past M then read as
-// zeros, unmeasured against whole boxes). Boxes past the tensor's rows read as zeros, and those
-// were slow: the 64-row split (two 128-K boxes of activation a ring stage) at MXFP8 33 x 4096 x
-// 8192 29.2 us against 20.7 with whole boxes (H200, same call, bench/results/s38/b2). The tile's
-// shared-memory rows past M keep what they held: their products land only in D's columns past M
-// (D^T's column j is activation row j's alone), which no store writes, and the exact path looks
-// at marked rows and weight scales, never at sums.
+// The rows of the activation's TMA box (StreamGemmParams::x_box_rows): M where one 64-row tile
+// (the two-warpgroup width, 33..64 rows) holds them, so that no box reaches past M, else the
+// tile's (rows past M then read as zeros). Boxes past the tensor's rows were slow: the 64-row
+// split (two 128-K boxes of activation a ring stage) at MXFP8 33 x 4096 x 8192 29.2 us against
+// 20.7 with whole boxes (H200, same call, bench/results/s38/b2), and boxes of M rows were 8-14%
+// faster than c0's at MXFP8 33..63 x {1024, 4096} x {4096, 8192} (bench/results/s39/b1). For the
+// other widths, and launches of more tiles, they are untried (bench/results/s39/batch2.sh). The
+// tile's shared-memory rows past M keep what they held: their products land only in D's columns
+// past M (D^T's column j is activation row j's alone), which no store writes, and the exact path
+// looks at marked rows and weight scales, never at sums.
 constexpr int activation_box_rows(std::int64_t m, std::int64_t tiles_m, int m_pad) {
-  return tiles_m == 1 ? static_cast<int>(m) : m_pad;
+  return tiles_m == 1 && m_pad == 64 ? static_cast<int>(m) : m_pad;
 }
 
 // The output rows and activation of one launch, and the optional bias.
