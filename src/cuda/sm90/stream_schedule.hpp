@@ -111,12 +111,12 @@ constexpr std::int64_t kSplitKMinK = 2048;
 // (as measured) and not FP16 activations (the fp16 values form of the natural K order, not
 // measured there). Its activation boxes lie within M (activation_box_rows in the launcher):
 // boxes that reach past M, whose rows TMA fills with zeros, made the split slower than the split
-// reduction and the 128-row tiles' clusters (MXFP8 33 x 4096 x 8192 24.1 -> 29.2 us); with
-// whole boxes it was faster than both (20.7 us). On the H200,
-// same call, two rounds (bench/results/s38/b1, b2): every 64-row shape measured faster, MXFP8 64
-// x 4096^2 18.9-19.0 -> 16.7 us, 64 x 4096 x 8192 23.9-24.0 -> 21.5-21.6, 64 x 1024 x 8192
-// 16.8-17.0 -> 15.5-15.7; weight-only 64 x 4096^2 18.4-18.5 -> 16.3-16.4; whole boxes, MXFP8 33
-// x 4096^2 18.7 -> 16.1, 48 x 4096 x 8192 24.0 -> 21.3-21.5.
+// reduction and the 128-row tiles' clusters (MXFP8 33 x 4096 x 8192 24.1 -> 29.2 us); with boxes
+// of M rows it was faster than both (20.6-20.7 us). On the H200, same call, two rounds
+// (bench/results/s38/b1, b2): every 64-row shape measured faster, MXFP8 64 x 4096^2 18.9-19.0 ->
+// 16.7 us, 64 x 4096 x 8192 23.9-24.0 -> 21.5-21.6, 64 x 1024 x 8192 16.8-17.0 -> 15.5-15.7;
+// weight-only 64 x 4096^2 18.4-18.5 -> 16.3-16.4; and 33..63 rows (bench/results/s39/b1, c0 ->
+// w3), MXFP8 33 x 4096^2 18.3-18.7 -> 15.8-16.0, 48 x 4096 x 8192 23.7-23.8 -> 21.1-21.3.
 constexpr std::int64_t kTwoWarpgroupSplitMinK = 4096;
 constexpr bool two_warpgroup_split_preferred(std::int64_t m, std::int64_t k, bool fp16_activation) {
   return m > 32 && m <= 64 && k >= kTwoWarpgroupSplitMinK && !fp16_activation;
