@@ -24,8 +24,8 @@ namespace mxgemm {
 // d      M x N, BF16, FP16 or FP32, row-major (row_stride >= N), Device. Only the M x N
 //        elements are written; what lies between rows (row_stride > N) is untouched.
 // stream the CUDA stream the work is queued on. The call uses the device's scratch memory,
-//        shared with every other call on the device: mxgemm/workspace.hpp says when calls
-//        on two streams need an order, and how to capture calls in CUDA graphs.
+//        shared with every other call on the device, in turns: mxgemm/workspace.hpp says how
+//        calls on two streams and host threads are ordered, and how to capture CUDA graphs.
 // skip_checks  skip the checks that cost more than a few comparisons (asking the driver
 //        where each pointer lives); shapes, dtypes and alignment are always checked.
 //

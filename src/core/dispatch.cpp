@@ -5,6 +5,7 @@
 #include "core/device.hpp"
 #include "core/dispatch.hpp"
 #include "core/validate.hpp"
+#include "cuda/common/stream_turns.hpp"
 #include "cuda/quantize/launch.hpp"
 #include "cuda/sm100/mxfp8_gemm_sm100.hpp"
 #include "cuda/sm90/mxfp8_gemm_sm90.hpp"
@@ -104,13 +105,17 @@ void mxfp8_scaled_mm(const ConstMxOperand& a, const ConstMxOperand& b, const flo
                         {Memory::Device, dev.present && !skip_checks});
   const detail::BackendChoice choice = detail::select_gemm_backend(dev, detail::sm100_path_built());
   switch (choice.backend) {
-    case detail::GemmBackend::Sm90:
+    case detail::GemmBackend::Sm90: {
+      const cuda::StreamTurns::Turn turn = cuda::gemm_turns().take(stream);  // the scratch memory's
       sm90::launch_mxfp8_gemm(a, b, alpha, d, stream);
       return;
-    case detail::GemmBackend::Sm100:
+    }
+    case detail::GemmBackend::Sm100: {
       detail::validate_gemm_sm100_support(fn, a, b, d);
+      const cuda::StreamTurns::Turn turn = cuda::gemm_turns().take(stream);
       sm100::launch_mxfp8_gemm(a, b, alpha, d, stream);
       return;
+    }
     case detail::GemmBackend::None:
       break;
   }
@@ -126,7 +131,7 @@ void mxfp8_weight_only_mm(const ConstMatrixView& a, const ConstMxOperand& w, con
                                {Memory::Device, dev.present && !skip_checks});
   const detail::BackendChoice choice = detail::select_gemm_backend(dev, detail::sm100_path_built());
   switch (choice.backend) {
-    case detail::GemmBackend::Sm90:
+    case detail::GemmBackend::Sm90: {
       // FP16 activations run the fp16 values form, built for E4M3 weights only (an E5M2 code
       // times its scale is an exact fp16 value in a window of 9 binades, against E4M3's 21).
       if (a.dtype == DType::FP16 && w.data.dtype != DType::E4M3)
@@ -134,8 +139,10 @@ void mxfp8_weight_only_mm(const ConstMatrixView& a, const ConstMxOperand& w, con
                                        "e4m3 with fp16 activations on sm_90 (bf16 activations take "
                                        "e5m2 weights; mxfp8_weight_only_mm_reference takes both)",
                                        dtype_name(w.data.dtype));
+      const cuda::StreamTurns::Turn turn = cuda::gemm_turns().take(stream);
       sm90::launch_weight_only(a, w, alpha, bias, d, stream);
       return;
+    }
     case detail::GemmBackend::Sm100:
       throw UnsupportedError(detail::concat(fn, ": no GPU backend can run here: the weight-only "
                                                 "GEMM has no sm_100 kernel yet (",

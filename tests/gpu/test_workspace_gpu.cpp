@@ -1,13 +1,14 @@
-// The GPU GEMMs' scratch memory and CUDA graphs (include/mxgemm/workspace.hpp): a graph keeps
-// working after an eager call outgrows the memory it captured, a capture that would have to
-// grow it is refused without breaking the capture, and release_gpu_workspace frees only what
-// no graph holds.
+// The GPU GEMMs' scratch memory (include/mxgemm/workspace.hpp): a graph keeps working after an
+// eager call outgrows the memory it captured, a capture that would have to grow it is refused
+// without breaking the capture, release_gpu_workspace frees only what no graph holds, and calls
+// on two streams or from two host threads take turns on it.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/expect_error.hpp"
@@ -146,6 +147,48 @@ TEST_F(GpuWorkspace, AGrowthDuringACaptureIsRefusedAndTheCaptureStaysUsable) {
   big.call(stream_);
   ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
   big.expect_correct("after the refused capture 300x1032x8192");
+}
+
+// Without turns (stream_turns.hpp), these calls shared stream-K partial sums and arrival
+// counters while their kernels overlapped.
+TEST_F(GpuWorkspace, GemmsOnTwoStreamsWithoutAnOrderMatchTheReference) {
+  std::mt19937 rng = fresh_rng();
+  cudaStream_t other = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
+  DeviceGemm first(40, 520, 4096, rng, 1.0f);  // few tiles, long K: split among CTAs
+  DeviceGemm second(5, 1032, 8192, rng, -0.5f);
+  first.poison_output();
+  second.poison_output();
+  for (int i = 0; i < 20; ++i) {
+    first.call(stream_);
+    second.call(other);
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  first.expect_correct("40x520x4096 on one stream");
+  second.expect_correct("5x1032x8192 on another");
+  cudaStreamDestroy(other);
+}
+
+TEST_F(GpuWorkspace, GemmsFromTwoHostThreadsMatchTheReference) {
+  std::mt19937 rng = fresh_rng();
+  cudaStream_t other = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
+  DeviceGemm first(40, 520, 4096, rng, 1.0f);
+  DeviceGemm second(300, 1032, 2048, rng, 2.0f);
+  first.poison_output();
+  second.poison_output();
+  int device = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  std::thread worker([&] {
+    cudaSetDevice(device);
+    for (int i = 0; i < 20; ++i) second.call(other);
+  });
+  for (int i = 0; i < 20; ++i) first.call(stream_);
+  worker.join();
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  first.expect_correct("40x520x4096 from the main thread");
+  second.expect_correct("300x1032x2048 from a second thread");
+  cudaStreamDestroy(other);
 }
 
 }  // namespace

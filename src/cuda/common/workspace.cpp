@@ -4,6 +4,7 @@
 
 #include "core/check.hpp"
 #include "cuda/common/growing_buffers.hpp"
+#include "cuda/common/stream_turns.hpp"
 #include "mxgemm/workspace.hpp"
 
 namespace mxgemm {
@@ -38,7 +39,9 @@ unsigned int* device_zeroed_counters(std::size_t count, cudaStream_t stream) {
 }  // namespace cuda
 
 std::size_t release_gpu_workspace() {
-  return cuda::workspace_buffers().release_unused() + cuda::counter_buffers().release_unused();
+  // With every device's turn held, no call is between taking its memory and launching on it.
+  return cuda::gemm_turns().with_all_turns(
+      [] { return cuda::workspace_buffers().release_unused() + cuda::counter_buffers().release_unused(); });
 }
 
 std::size_t gpu_workspace_bytes(int device) {
