@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "core/check.hpp"
+#include "cuda/common/current_device.hpp"
 
 namespace mxgemm::cuda {
 namespace {
@@ -16,8 +17,7 @@ __global__ void cluster_probe_kernel() {}
 }  // namespace
 
 int max_active_clusters(int cluster_ctas, int threads, int smem_bytes) {
-  int device = 0;
-  MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  const int device = current_device();
   static std::mutex mutex;
   static std::map<std::tuple<int, int, int, int>, int> cache;
   const auto key = std::make_tuple(device, cluster_ctas, threads, smem_bytes);

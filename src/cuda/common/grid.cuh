@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "core/check.hpp"
+#include "cuda/common/current_device.hpp"
 #include "mxgemm/layout.hpp"
 
 namespace mxgemm::cuda {
@@ -90,9 +91,8 @@ __device__ __forceinline__ void zero_swizzle_padding(std::uint8_t* scales, std::
 // capped by `work_ctas` (the count that gives every CTA at least one unit of work).
 template <typename Kernel>
 int resident_grid(Kernel kernel, int threads, std::int64_t work_ctas) {
-  int device = 0, sms = 0, per_sm = 0;
-  MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int sms = current_device_sms();
+  int per_sm = 0;
   MXGEMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
   const std::int64_t resident = std::int64_t{sms} * std::max(per_sm, 1);
   return static_cast<int>(std::clamp<std::int64_t>(work_ctas, 1, resident));

@@ -4,22 +4,15 @@
 #include <cstdint>
 
 #include "core/check.hpp"
+#include "cuda/common/current_device.hpp"
 
 namespace mxgemm::cuda {
 
 DeviceMemoryCalls cuda_runtime_memory_calls() {
   DeviceMemoryCalls calls{};
-  calls.current_device = [] {
-    int device = 0;
-    MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
-    return device;
-  };
+  calls.current_device = &current_device;
   calls.set_device = [](int device) { MXGEMM_CUDA_CHECK(cudaSetDevice(device)); };
-  calls.capturing = [](cudaStream_t stream) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    MXGEMM_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
-    return status != cudaStreamCaptureStatusNone;
-  };
+  calls.capturing = &stream_capturing;
   calls.synchronize = [] { MXGEMM_CUDA_CHECK(cudaDeviceSynchronize()); };
   calls.allocate = [](std::size_t bytes) {
     void* ptr = nullptr;

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "core/check.hpp"
+#include "cuda/common/current_device.hpp"
 
 namespace mxgemm::cuda {
 
@@ -16,8 +16,7 @@ namespace mxgemm::cuda {
 // idempotent setup such as cudaFuncSetAttribute.
 template <typename Setup>
 void once_per_device(std::atomic<std::uint64_t>& done, const Setup& setup) {
-  int device = 0;
-  MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
+  const int device = current_device();
   const std::uint64_t bit = device < 64 ? std::uint64_t{1} << device : 0;
   if (bit != 0 && (done.load(std::memory_order_acquire) & bit) != 0) return;
   setup();

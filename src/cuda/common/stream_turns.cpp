@@ -3,21 +3,14 @@
 #include <utility>
 
 #include "core/check.hpp"
+#include "cuda/common/current_device.hpp"
 
 namespace mxgemm::cuda {
 
 StreamOrderCalls cuda_runtime_order_calls() {
   StreamOrderCalls calls{};
-  calls.current_device = [] {
-    int device = 0;
-    MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
-    return device;
-  };
-  calls.capturing = [](cudaStream_t stream) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    MXGEMM_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
-    return status != cudaStreamCaptureStatusNone;
-  };
+  calls.current_device = &current_device;
+  calls.capturing = &stream_capturing;
   calls.create_event = [] {
     cudaEvent_t event = nullptr;
     MXGEMM_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));

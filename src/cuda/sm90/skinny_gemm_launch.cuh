@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/check.hpp"
+#include "cuda/common/current_device.hpp"
 #include "cuda/common/once_per_device.hpp"
 #include "cuda/common/tensor_map.hpp"
 #include "cuda/common/workspace.hpp"
@@ -39,9 +40,7 @@ void launch_skinny_kernel(SkinnyGemmParams p, const ConstMxOperand& w, const Con
       detail::fail<CudaError>("mxfp8_scaled_mm", "skinny kernel CTAs per SM", ">= 1", fit);
     ctas_per_sm.store(fit);
   }
-  int device = 0, sms = 0;
-  MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
-  MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int sms = cuda::current_device_sms();
   p.kblocks = static_cast<int>(scale_cols(p.k));
   p.sched = SkinnySchedule::make(p.n, p.kblocks, sms, ctas_per_sm.load());
   const std::size_t partial_bytes = static_cast<std::size_t>(

@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "core/check.hpp"
+#include "cuda/common/current_device.hpp"
 #include "cuda/common/once_per_device.hpp"
 #include "cuda/sm90/stream_gemm_kernel.cuh"
 #include "cuda/sm90/stream_reduce_kernel.cuh"
@@ -69,8 +70,7 @@ void launch_stream_grid(const CUtensorMap& tma_w, const CUtensorMap& tma_x, cons
     // past 64 ask every time, as once_per_device runs for them every time.
     static std::atomic<std::uint64_t> counted{0};
     static std::array<std::atomic<int>, 64> max_clusters{};
-    int device = 0;
-    MXGEMM_CUDA_CHECK(cudaGetDevice(&device));
+    const int device = cuda::current_device();
     int clusters = -1;
     cuda::once_per_device(counted, [&] {
       config.numAttrs = 2;

@@ -9,7 +9,7 @@
 #include "core/check.hpp"
 #include "core/kernel_override.hpp"
 #include "cuda/common/cluster_occupancy.hpp"
-#include "cuda/common/device_sms.hpp"
+#include "cuda/common/current_device.hpp"
 #include "cuda/common/tensor_map.hpp"
 #include "cuda/common/workspace.hpp"
 #include "cuda/sm90/activation_prepass.hpp"
