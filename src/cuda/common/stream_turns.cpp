@@ -25,7 +25,6 @@ StreamTurns::Device& StreamTurns::device(int ordinal) {
   std::lock_guard<std::mutex> lock(map_mutex_);
   std::unique_ptr<Device>& d = devices_[ordinal];
   if (!d) d = std::make_unique<Device>();
-  if (ordinal + 1 > max_device_) max_device_ = ordinal + 1;
   return *d;
 }
 

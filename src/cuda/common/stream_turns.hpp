@@ -65,13 +65,13 @@ class StreamTurns {
   Turn take(cudaStream_t stream);
 
   // Runs f() while holding every device's turn that has been taken so far (for freeing the
-  // scratch memory: no call is between taking it and launching on it).
+  // scratch memory: no call is between taking it and launching on it). Only this function
+  // holds more than one turn, and map_mutex_ serializes it, so the locking order is free.
   template <typename F>
   auto with_all_turns(F&& f) {
     std::unique_lock<std::mutex> map_lock(map_mutex_);
     std::vector<std::unique_lock<std::mutex>> locks;
-    for (int d = 0; d < max_device_; ++d)
-      if (auto it = devices_.find(d); it != devices_.end()) locks.emplace_back(it->second->mutex);
+    for (auto& [ordinal, device] : devices_) locks.emplace_back(device->mutex);
     return f();
   }
 
@@ -81,7 +81,6 @@ class StreamTurns {
   StreamOrderCalls calls_;
   std::mutex map_mutex_;  // guards devices_ (not the devices themselves)
   std::unordered_map<int, std::unique_ptr<Device>> devices_;
-  int max_device_ = 0;  // one past the largest ordinal in devices_
 };
 
 // The library's turns (every GPU GEMM entry point takes one).
