@@ -1,8 +1,8 @@
 #!/bin/bash
 # For the next session with a device (prepared in session 41, not yet run): main at its session-41
-# head in one build (m41: w3n's kernels, the stream turns, the current-device helper; kernels
-# byte-identical to w3n's, cuobjdump 141/141 and 145/145): its full GPU suite, GpuWorkspace and
-# the new tests under memcheck, the whole Python suite from a wheel of the same commit, and a K
+# head in one build (m41, built at 492e1d3: w3n's kernels, the stream turns, the current-device
+# helper; kernels byte-identical to w3n's, cuobjdump 141/141 and 145/145): its full GPU suite,
+# GpuWorkspace and the new tests under memcheck, the whole Python suite from a wheel of the same commit, and a K
 # sweep of the forced 64-row one-tile split at N = 8192.
 # Carry [".device/s41/m41", ".device/s41/wheel"] (about 20 MB).
 set -u
