@@ -41,7 +41,7 @@ constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{256} << 20;
 // past M (D^T's column j is activation row j's alone), which no store writes, and the exact path
 // looks at marked rows and weight scales, never at sums.
 constexpr int activation_box_rows(std::int64_t m, std::int64_t tiles_m, int m_pad) {
-  return tiles_m == 1 && m_pad == 64 ? static_cast<int>(m) : m_pad;
+  return tiles_m == 1 ? static_cast<int>(m) : m_pad;
 }
 
 // The output rows and activation of one launch, and the optional bias.
