@@ -328,6 +328,14 @@ TEST(StreamSchedule, TwoWarpgroupSplitClustersFillTheSms) {
   EXPECT_FALSE(two_warpgroup_split_preferred(64, 2048, false));
   EXPECT_FALSE(two_warpgroup_split_preferred(64, 8192, true));  // FP16 activations
   EXPECT_FALSE(two_warpgroup_split_preferred(32, 8192, false));  // the 32-row forms
+  // One tile a CTA where the tiles fill the SMs: MXFP8 (permuted K order) 33..64 rows, K 4096..8192.
+  EXPECT_TRUE(two_warpgroup_fill_preferred(33, 4096, true));
+  EXPECT_TRUE(two_warpgroup_fill_preferred(64, 8192, true));
+  EXPECT_FALSE(two_warpgroup_fill_preferred(64, 8208, true));   // past kTwoWarpgroupFillMaxK
+  EXPECT_FALSE(two_warpgroup_fill_preferred(48, 2048, true));   // below kTwoWarpgroupSplitMinK
+  EXPECT_FALSE(two_warpgroup_fill_preferred(32, 8192, true));   // the 32-row forms
+  EXPECT_FALSE(two_warpgroup_fill_preferred(65, 8192, true));
+  EXPECT_FALSE(two_warpgroup_fill_preferred(48, 8192, false));  // BF16 activations: not measured
   EXPECT_FALSE(two_warpgroup_split_preferred(65, 8192, false));
 }
 

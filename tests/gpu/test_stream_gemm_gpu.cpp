@@ -332,6 +332,36 @@ TEST(GpuStreamGemm, SplitKIsTakenWhereItsTilesFillTheSms) {
     }
 }
 
+// 33..64 MXFP8 rows take the two-warpgroup split one tile a CTA by themselves where its 64-row
+// tiles fill the SMs and K is 4096..8192 (two_warpgroup_fill_preferred): Auto's bits are the
+// forced split's (Always), and match the reference, as the stream-K schedule's (Never) do.
+TEST(GpuStreamGemm, TwoWarpgroupSplitIsTakenWhereItsTilesFillTheSms) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  const int sms = device_sms();
+  ASSERT_GT(sms, 0);
+  const std::int64_t n = (sms * 64 + 63) / 64 * 64 - 40, k = 4112;  // ceil(n / 64) == sms tiles
+  ASSERT_TRUE(sm90::split_k_fills(n, sms));
+  std::mt19937 rng = fresh_rng();
+  const HostMxOperand b = random_mx_operand(n, k, rng);
+  for (const std::int64_t m : {33, 64}) {
+    ASSERT_TRUE(sm90::two_warpgroup_fill_preferred(m, k, true)) << m << " rows";
+    const std::string what = shape_name(m, n, k);
+    const HostMxOperand a = random_mx_operand(m, k, rng);
+    const GpuResult g = run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming);
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+    expect_matches_reference(a, b, g, 1.0f, "auto, " + what);
+    {
+      const detail::ScopedStreamSplitK always(detail::StreamSplitK::Always);
+      EXPECT_EQ(g.out.bytes, run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming).out.bytes)
+          << what << ": the library's choice is not the split";
+    }
+    const detail::ScopedStreamSplitK never(detail::StreamSplitK::Never);
+    expect_matches_reference(a, b, run_gpu(a, b, DType::BF16, 1.0f, 0, kStreaming), 1.0f, "never, " + what);
+  }
+}
+
 // The codes form (MXFP8 activations, M <= 16) takes whole tiles, one a CTA, up to 20% over an
 // even split (kPhaseMaxImbalanceSmallM): 112 tiles of 256 weight rows and 8 stages of 128 K on
 // up to 132 CTAs. Against the reference, and the same bits run to run.

@@ -30,16 +30,18 @@ constexpr std::int64_t round_up(std::int64_t x, std::int64_t to) { return ceil_d
 // 1678 -> 1552 us, 8192 x 8192 x 28672 6625 -> 6382 us (session 7).
 constexpr std::int64_t kActivationWorkspaceBytes = std::int64_t{256} << 20;
 
-// The rows of the activation's TMA box (StreamGemmParams::x_box_rows): M where one 64-row tile
-// (the two-warpgroup width, 33..64 rows) holds them, so that no box reaches past M, else the
-// tile's (rows past M then read as zeros). Boxes past the tensor's rows were slow: the 64-row
-// split (two 128-K boxes of activation a ring stage) at MXFP8 33 x 4096 x 8192 29.2 us against
-// 20.7 with whole boxes (H200, same call, bench/results/s38/b2), and boxes of M rows were 8-14%
-// faster than c0's at MXFP8 33..63 x {1024, 4096} x {4096, 8192} (bench/results/s39/b1). For the
-// other widths, and launches of more tiles, they are untried (bench/results/s39/batch2.sh). The
-// tile's shared-memory rows past M keep what they held: their products land only in D's columns
-// past M (D^T's column j is activation row j's alone), which no store writes, and the exact path
-// looks at marked rows and weight scales, never at sums.
+// The rows of the activation's TMA box (StreamGemmParams::x_box_rows): M where one tile holds
+// them, so that no box reaches past M, else the tile's (rows past M then read as zeros). Boxes
+// past the tensor's rows were slow: the 64-row split (two 128-K boxes of activation a ring stage)
+// at MXFP8 33 x 4096 x 8192 29.2 us against 20.7 with whole boxes (H200, same call,
+// bench/results/s38/b2). Boxes of M rows, H200, same call, two rounds alternated
+// (bench/results/s39/b1, s42/a, s42/b): MXFP8 33..63 x {1024, 4096} x {4096, 8192} 8-14% faster;
+// 17 x 8192 x 8192 28.0 -> 25.7 us, 17 x 4096 x 8192 21.5 -> 19.2, weight-only 17 x 8192^2 27.5
+// -> 25.0-25.4; one part tile of 128 / 256 rows, MXFP8 65 x 8192^2 45.4-45.8 -> 36.1, 129 x
+// 8192^2 71.7-72.1 -> 55.9-56.9, 100 and 200 rows 3-5%; the rest (1..16 and 24..45 rows) within
+// 1-2% either way. The tile's shared-memory rows past M keep what they held: their products land
+// only in D's columns past M (D^T's column j is activation row j's alone), which no store writes,
+// and the exact path looks at marked rows and weight scales, never at sums.
 constexpr int activation_box_rows(std::int64_t m, std::int64_t tiles_m, int m_pad) {
   return tiles_m == 1 ? static_cast<int>(m) : m_pad;
 }
@@ -237,7 +239,8 @@ namespace {
 // the tiles alone are too few, each tile's K is split among a cluster of CTAs too
 // (split_k_cluster_ctas): docs/streaming-kernel.md, session 36. The two-warpgroup width (33..64
 // rows) takes those clusters where two_warpgroup_split_preferred, and its one-tile-a-CTA split
-// only when forced (docs/streaming-kernel.md, session 38).
+// where two_warpgroup_fill_preferred (MXFP8, K up to 8192; docs/streaming-kernel.md, sessions 38
+// and 42).
 template <int kMPad, bool kCodes, bool kPermutedX = false, typename Prepass>
 void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass& prepass, cudaStream_t stream) {
   constexpr bool kFourWarpgroups = StreamGemmConfig<kMPad, kCodes>::kMathWarpgroups == 4;
@@ -245,8 +248,9 @@ void launch_padded(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
     const detail::StreamSplitK mode = detail::stream_split_k();
     const int sms = cuda::current_device_sms();
     if (mode != detail::StreamSplitK::Never && l.m <= kMPad && b.data.cols >= kSplitKMinK) {
+      const bool fill_preferred = kFourWarpgroups || two_warpgroup_fill_preferred(l.m, b.data.cols, kPermutedX);
       if (mode == detail::StreamSplitK::Always ||
-          (mode == detail::StreamSplitK::Auto && kFourWarpgroups && split_k_fills(b.data.rows, sms))) {
+          (mode == detail::StreamSplitK::Auto && fill_preferred && split_k_fills(b.data.rows, sms))) {
         launch_schedule<kMPad, kCodes, kPermutedX, true>(l, b, prepass, stream);
         return;
       }

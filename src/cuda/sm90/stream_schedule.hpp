@@ -121,6 +121,17 @@ constexpr std::int64_t kTwoWarpgroupSplitMinK = 4096;
 constexpr bool two_warpgroup_split_preferred(std::int64_t m, std::int64_t k, bool fp16_activation) {
   return m > 32 && m <= 64 && k >= kTwoWarpgroupSplitMinK && !fp16_activation;
 }
+// Where the 64-row tiles alone fill the SMs (split_k_fills: N = 8192 on 132), MXFP8 33..64 rows
+// (the pre-pass's permuted K order) take that split one tile a CTA, up to K =
+// kTwoWarpgroupFillMaxK; beyond it the 64-row tiles' stream-K is faster. H200, same call, two
+// rounds (bench/results/s42/b, set E, the split forced against the choice before it): 48 / 64 x
+// 8192 x 4096 19.3-19.4 / 19.2-19.3 -> 17.9-18.0 / 18.2-18.3 us, x 8192 28.1 / 28.4-28.6 ->
+// 27.6 / 28.1-28.2; x 12288 38.0-38.3 / 38.8-39.1 -> 38.6-39.2 / 39.7-40.3, x 16384 2-4% slower.
+// BF16 activations (the natural K order) were not measured there and keep the stream-K.
+constexpr std::int64_t kTwoWarpgroupFillMaxK = 8192;
+constexpr bool two_warpgroup_fill_preferred(std::int64_t m, std::int64_t k, bool permuted_x) {
+  return permuted_x && m > 32 && m <= 64 && k >= kTwoWarpgroupSplitMinK && k <= kTwoWarpgroupFillMaxK;
+}
 // Ring stages of K: `parts` 128-K stages (two sub-stages) each.
 MXGEMM_HOST_DEVICE constexpr std::int64_t split_k_ring_stages(std::int64_t k, int parts = kSplitKParts) {
   const std::int64_t ring_k = std::int64_t{parts} * 2 * kStreamSubStageK;
