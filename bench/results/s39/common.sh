@@ -1,10 +1,10 @@
 # Sourced by this folder's batchN.sh (after L, the log folder, is set).
 
-# limited SECONDS command...: the command under timeout min(SECONDS, 540 - elapsed), so that a
-# batch's summary always prints within the device's 600-second limit.
+# limited SECONDS command...: the command under timeout min(SECONDS, BUDGET - elapsed) (BUDGET
+# defaults to 540), so that a batch's summary always prints within the device's 600-second limit.
 limited() {
   local t=$1; shift
-  local left=$((540 - SECONDS))
+  local left=$((${BUDGET:-540} - SECONDS))
   [ $left -lt $t ] && t=$left
   if [ $t -lt 5 ]; then echo "skipped (time): $*" >> $L/summary.txt; return 124; fi
   timeout $t "$@"
@@ -29,3 +29,6 @@ table() {
   paste $t/shape "${files[@]}" $t/bf16 $t/fp8 $t/check
   rm -rf $t
 }
+
+# stamp TEXT...: TEXT after the seconds elapsed, into $L/summary.txt.
+stamp() { echo "t=${SECONDS}s $*" >> $L/summary.txt; }

@@ -11,14 +11,7 @@
 set -u
 L=$OUT/logs; mkdir -p $L
 BUDGET=${BUDGET:-520}
-source "$(dirname "$0")/../s39/common.sh"  # table (its limited is replaced below)
-limited() {
-  local t=$1; shift
-  local left=$((BUDGET - SECONDS))
-  [ $left -lt $t ] && t=$left
-  if [ $t -lt 5 ]; then echo "skipped (time): $*" >> $L/summary.txt; return 124; fi
-  timeout $t "$@"
-}
+source "$(dirname "$0")/../s39/common.sh"  # limited (under BUDGET), stamp, table
 for v in w3n m40 t1; do
   d=.device/s40/$v; [ $v = w3n ] && d=.device/s41/w3n
   xz -dc $d/mxgemm_bench.xz > /tmp/bench_$v && chmod +x /tmp/bench_$v

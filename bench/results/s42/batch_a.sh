@@ -12,15 +12,7 @@
 set -u
 L=$OUT/logs; mkdir -p $L
 BUDGET=${BUDGET:-550}
-source "$(dirname "$0")/../s39/common.sh"  # table (its limited is replaced below)
-limited() {
-  local t=$1; shift
-  local left=$((BUDGET - SECONDS))
-  [ $left -lt $t ] && t=$left
-  if [ $t -lt 5 ]; then echo "skipped (time): $*" >> $L/summary.txt; return 124; fi
-  timeout $t "$@"
-}
-stamp() { echo "t=${SECONDS}s $*" >> $L/summary.txt; }
+source "$(dirname "$0")/../s39/common.sh"  # limited (under BUDGET), stamp, table
 for v in m41 m41w; do
   d=.device/s41/$v; [ $v = m41w ] && d=.device/s42/m41w
   xz -dc $d/mxgemm_bench.xz > /tmp/bench_$v && chmod +x /tmp/bench_$v

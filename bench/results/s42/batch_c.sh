@@ -8,15 +8,7 @@
 set -u
 L=$OUT/logs; mkdir -p $L
 BUDGET=${BUDGET:-250}
-source "$(dirname "$0")/../s39/common.sh"  # table (its limited is replaced below)
-limited() {
-  local t=$1; shift
-  local left=$((BUDGET - SECONDS))
-  [ $left -lt $t ] && t=$left
-  if [ $t -lt 5 ]; then echo "skipped (time): $*" >> $L/summary.txt; return 124; fi
-  timeout $t "$@"
-}
-stamp() { echo "t=${SECONDS}s $*" >> $L/summary.txt; }
+source "$(dirname "$0")/../s39/common.sh"  # limited (under BUDGET), stamp, table
 for v in m41w m42; do
   xz -dc .device/s42/$v/mxgemm_bench.xz > /tmp/bench_$v && chmod +x /tmp/bench_$v
 done
