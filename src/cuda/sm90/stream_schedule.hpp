@@ -130,7 +130,8 @@ constexpr bool two_warpgroup_split_preferred(std::int64_t m, std::int64_t k, boo
 // BF16 activations (the natural K order) were not measured there and keep the stream-K.
 constexpr std::int64_t kTwoWarpgroupFillMaxK = 8192;
 constexpr bool two_warpgroup_fill_preferred(std::int64_t m, std::int64_t k, bool permuted_x) {
-  return permuted_x && m > 32 && m <= 64 && k >= kTwoWarpgroupSplitMinK && k <= kTwoWarpgroupFillMaxK;
+  // (Permuted rows are never FP16 activations: those run in their natural K order.)
+  return permuted_x && k <= kTwoWarpgroupFillMaxK && two_warpgroup_split_preferred(m, k, false);
 }
 // Ring stages of K: `parts` 128-K stages (two sub-stages) each.
 MXGEMM_HOST_DEVICE constexpr std::int64_t split_k_ring_stages(std::int64_t k, int parts = kSplitKParts) {
