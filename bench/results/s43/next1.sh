@@ -9,7 +9,7 @@
 #     weight-only: start, dependency wait, first stage, mainloop end, store, cycles a stage. ~60 s.
 #  3. ncu of main's plain bench (m42's kernels) at MXFP8 128 / 256 x 8192^2: speed of light,
 #     memory, warp states and instruction stats of the streaming kernel. ~2-3 min.
-# Carry [".device/s43"] plus, for step 3, ".device/s42/m42" (about 17 MB).
+# Carry [".device/s43/spike", ".device/s43/trace", ".device/s42/m42"] (about 17 MB).
 set -u
 L=$OUT/logs; mkdir -p $L
 source "$(dirname "$0")/../s39/common.sh"
