@@ -4,9 +4,11 @@
 #  1. The row-blocks spike (bench/spike/row_blocks.cu): the 128-row tile's mainloop with one
 #     64-row weight block a math warpgroup (the library's) against two (a 256 x 128 CTA tile),
 #     streamed and math only; cycles per million MACs against the tensor rate's 512. ~40 s.
-#  2. Timelines of main (15a155d, -DMXGEMM_STREAM_TRACE; the m128 MXFP8 kernel spills 64 bytes
-#     in this build, the plain build none): M = 65, 128, 129, 192, 256, 512 x 8192^2, MXFP8 and
-#     weight-only: start, dependency wait, first stage, mainloop end, store, cycles a stage. ~60 s.
+#  2. Timelines (-DMXGEMM_STREAM_TRACE build of the branch s43-row-blocks at 4cc205d, whose
+#     other kernels are main's; the m128 MXFP8 kernels spill 64 / 16 bytes in this build, the plain
+#     build none / 8): main's forms (--row-blocks 1) at M = 65, 128, 129, 192, 256, 512 x 8192^2,
+#     MXFP8 and weight-only: start, dependency wait, first stage, mainloop end, store, cycles a
+#     stage; then the row blocks (2, 2c) at MXFP8 128 x {8192, 28672} x 8192. ~90 s.
 #  3. ncu of main's plain bench (m42's kernels) at MXFP8 128 / 256 x 8192^2: speed of light,
 #     memory, warp states and instruction stats of the streaming kernel. ~2-3 min.
 # Carry [".device/s43/spike", ".device/s43/trace", ".device/s42/m42"] (about 17 MB).
@@ -22,7 +24,11 @@ limited 60 /tmp/row_blocks 8192 > $L/row_blocks_8192.log 2>&1; stamp "row_blocks
 limited 60 /tmp/row_blocks 16384 > $L/row_blocks_16384.log 2>&1; stamp "row_blocks 16384 rc=$?"
 for mode in mxfp8 weight-only; do
   MXGEMM_TRACE=1 limited 60 /tmp/bench_trace --m 65,128,129,192,256,512 --n 8192 --k 8192 --iters 20 --mode $mode \
-    > $L/trace_$mode.log 2>&1; stamp "trace $mode rc=$?"
+    --row-blocks 1 > $L/trace_$mode.log 2>&1; stamp "trace $mode rc=$?"
+done
+for v in 2 2c; do
+  MXGEMM_TRACE=1 limited 40 /tmp/bench_trace --m 128 --n 8192,28672 --k 8192 --iters 20 --row-blocks $v \
+    > $L/trace_rb$v.log 2>&1; stamp "trace row blocks $v rc=$?"
 done
 if [ -x /tmp/bench_m42 ]; then
   SECT="--section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section InstructionStats --section SchedulerStats"
@@ -34,7 +40,7 @@ fi
 cd $OUT && tar czf logs.tgz logs
 echo "== row_blocks (K = 8192, then 16384)"; grep "^|" logs/row_blocks_8192.log; grep "^| rb" logs/row_blocks_16384.log
 echo "== timelines (last launch of each shape; us from the first pre-pass start)"
-for mode in mxfp8 weight-only; do
+for mode in mxfp8 weight-only rb2 rb2c; do
   echo "-- $mode"
   grep TRACE logs/trace_$mode.log | awk '{key=$2" "$3" "$4; last[key]=$0; if(!(key in seen)){seen[key]=1; order[++n]=key}} END{for(i=1;i<=n;i++) print last[order[i]]}' | \
     sed -E 's/ \| (producer_up|maps|work_ready|expect|scale_tma|first_tma) [^|]*//g' | cut -c1-900
