@@ -11,6 +11,8 @@
 #     stage; then the row blocks (2, 2c) at MXFP8 128 x {8192, 28672} x 8192. ~90 s.
 #  3. ncu of main's plain bench (m42's kernels) at MXFP8 128 / 256 x 8192^2: speed of light,
 #     memory, warp states and instruction stats of the streaming kernel. ~2-3 min.
+#  4. Session 42's open lead: weight-only 33 / 48 / 64 x 8192 x 4096, the library's choice against
+#     the one-tile-a-CTA split (--split-k always), alternated, two rounds (m42). ~40 s.
 # Carry [".device/s43/spike", ".device/s43/trace", ".device/s42/m42"] (about 17 MB).
 set -u
 L=$OUT/logs; mkdir -p $L
@@ -37,6 +39,14 @@ if [ -x /tmp/bench_m42 ]; then
       --k 8192 --iters 20 --warmup 1 --warmup-ms 0 > $L/ncu_mx_${m}.log 2>&1; stamp "ncu $m rc=$?"
   done
 fi
+if [ -x /tmp/bench_m42 ]; then
+  for round in 1 2; do
+    for v in auto always; do
+      limited 30 /tmp/bench_m42 --m 33,48,64 --n 8192 --k 4096 --iters 30 --mode weight-only --split-k $v \
+        > $L/WS_${v}_r$round.log 2>&1; stamp "WS $v r$round rc=$?"
+    done
+  done
+fi
 cd $OUT && tar czf logs.tgz logs
 echo "== row_blocks (K = 8192, then 16384)"; grep "^|" logs/row_blocks_8192.log; grep "^| rb" logs/row_blocks_16384.log
 echo "== timelines (last launch of each shape; us from the first pre-pass start)"
@@ -51,5 +61,6 @@ for m in 128 256; do
   echo "-- MXFP8 $m x 8192^2"
   grep -E "Duration|SM Frequency|Compute \(SM\) Throughput|Memory Throughput|L2 Cache Throughput|DRAM Throughput|L1/TEX Cache Throughput|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Executed Ipc Active" logs/ncu_mx_${m}.log 2>/dev/null | head -16
 done
+[ -f logs/WS_auto_r1.log ] && table WS auto always
 cat logs/summary.txt
 rm -rf logs
