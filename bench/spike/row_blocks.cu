@@ -137,21 +137,29 @@ __global__ void __launch_bounds__(384, 1)
   RingIndex<kStages> st;
   long long t_first = 0;
 
+  // Block b's fragment of sub-stage kSub of the current ring stage, as the kernel converts it.
+  auto convert_block = [&](int b, auto sub_c, std::uint32_t (&out)[kK16PerStage][4]) {
+    constexpr int kSub = decltype(sub_c)::value;
+    LaneScalesF16 sw;
+    fragment_scales_f16<DType::E4M3>(smem.scales[st.index] + b * Cfg::kBlockOffsetScales, scale_at, kSub, 0x7FFFFFFF,
+                                     sw, outside_bits);
+    load_fragment_permuted<DType::E4M3, kSub>(smem.w[st.index] + b * Cfg::kBlockOffsetW, frag_at, sw, out);
+  };
+  // Sub-stage i's groups are issued; the last group that read the previous ring stage is complete:
+  // wait for it and (at kSub 0) free that stage. The wait is unconditional (a no-op after the
+  // first group), and the release's __syncwarp outside the test of i: with either behind a branch
+  // ptxas serialized every wgmma of the per-block groups (C7513).
+  auto release_previous = [&](int kSub, int i) {
+    ptx::wgmma_wait<1>();
+    if (kStream && kSub == 0) {
+      __syncwarp();
+      if (lane == 0 && i > 0) ptx::mbarrier_arrive(&smem.empty[st.behind(1)]);
+    }
+  };
   // Sub-stage i of the CTA's range (kSub: its half of the ring stage). kPerBlockGroups: each
   // 64-row block's four wgmmas are a group of their own, converted while the previous group
   // runs (two fragments in all, the 256-row tiles' register budget); otherwise both blocks are
   // converted, then their eight wgmmas issued as one group (two fragments a block).
-  auto issue_group = [&](int b, int kSub, const std::uint32_t (&frag)[kK16PerStage][4], std::uint64_t x_desc, bool fresh) {
-#pragma unroll
-    for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(acc[b][r]);
-    ptx::wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kK16PerStage; ++kk)
-      Mma::mma(acc[b], frag[kk], x_desc + kk * (32 >> 4), (fresh && kk == 0) ? 0u : 1u);
-    ptx::wgmma_commit();
-#pragma unroll
-    for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(acc[b][r]);
-  };
   auto sub_stage = [&](auto sub_c, int i) {
     constexpr int kSub = decltype(sub_c)::value;
     if constexpr (kSub == 0) {
@@ -160,54 +168,40 @@ __global__ void __launch_bounds__(384, 1)
     }
     const std::uint64_t x_desc =
         x_desc0 + static_cast<std::uint64_t>(st.index) * (Cfg::kStageBytesX >> 4) + kSub * (Cfg::kSubStageBytesX >> 4);
-    // After the wait that completes the previous ring stage's last group (at kSub 0): release it.
-    auto completed_previous = [&] {
-      ptx::wgmma_wait<1>();
-      if (kStream && kSub == 0) {
-        __syncwarp();
-        if (lane == 0) ptx::mbarrier_arrive(&smem.empty[st.behind(1)]);
-      }
-    };
-    if constexpr (kPerBlockGroups) {
+    // Blocks [b0, b_end) as one group of wgmmas, from frag[buf] (or frag[b]'s own buffer).
+    auto issue = [&](int b0, int b_end, auto frag_of) {
 #pragma unroll
-      for (int b = 0; b < kRowBlocks; ++b) {
-        LaneScalesF16 sw;
-        fragment_scales_f16<DType::E4M3>(smem.scales[st.index] + b * Cfg::kBlockOffsetScales, scale_at, kSub,
-                                         0x7FFFFFFF, sw, outside_bits);
-        load_fragment_permuted<DType::E4M3, kSub>(smem.w[st.index] + b * Cfg::kBlockOffsetW, frag_at, sw, frag[kRowBlocks == 2 ? b : kSub][0]);
-        issue_group(b, kSub, frag[kRowBlocks == 2 ? b : kSub][0], x_desc, i == 0);
-        // (Unconditionally, even after the first group, and the release's __syncwarp outside the
-        // test of i: with either behind a branch ptxas serialized every wgmma, C7513.)
-        ptx::wgmma_wait<1>();
-        if (kStream && kSub == 0 && b == 0) {
-          __syncwarp();
-          if (lane == 0 && i > 0) ptx::mbarrier_arrive(&smem.empty[st.behind(1)]);
-        }
-      }
-    } else {
-#pragma unroll
-      for (int b = 0; b < kRowBlocks; ++b) {
-        LaneScalesF16 sw;
-        fragment_scales_f16<DType::E4M3>(smem.scales[st.index] + b * Cfg::kBlockOffsetScales, scale_at, kSub,
-                                         0x7FFFFFFF, sw, outside_bits);
-        load_fragment_permuted<DType::E4M3, kSub>(smem.w[st.index] + b * Cfg::kBlockOffsetW, frag_at, sw, frag[kSub][b]);
-      }
-#pragma unroll
-      for (int b = 0; b < kRowBlocks; ++b)
+      for (int b = b0; b < b_end; ++b)
 #pragma unroll
         for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(acc[b][r]);
       ptx::wgmma_fence();
 #pragma unroll
-      for (int b = 0; b < kRowBlocks; ++b)
+      for (int b = b0; b < b_end; ++b)
 #pragma unroll
         for (int kk = 0; kk < kK16PerStage; ++kk)
-          Mma::mma(acc[b], frag[kSub][b][kk], x_desc + kk * (32 >> 4), (i == 0 && kk == 0) ? 0u : 1u);
+          Mma::mma(acc[b], frag_of(b)[kk], x_desc + kk * (32 >> 4), (i == 0 && kk == 0) ? 0u : 1u);
       ptx::wgmma_commit();
 #pragma unroll
-      for (int b = 0; b < kRowBlocks; ++b)
+      for (int b = b0; b < b_end; ++b)
 #pragma unroll
         for (int r = 0; r < Cfg::kAccRegs; ++r) ptx::fence_operand(acc[b][r]);
-      if (i > 0) completed_previous();
+    };
+    if constexpr (kPerBlockGroups) {
+      // Fragment buffer: the block's (two blocks), or the sub-stage's (one).
+      auto frag_of = [&](int b) -> std::uint32_t (&)[kK16PerStage][4] { return frag[kRowBlocks == 2 ? b : kSub][0]; };
+#pragma unroll
+      for (int b = 0; b < kRowBlocks; ++b) {
+        convert_block(b, sub_c, frag_of(b));
+        issue(b, b + 1, frag_of);
+        if (b == 0) release_previous(kSub, i);
+        else ptx::wgmma_wait<1>();
+      }
+    } else {
+      auto frag_of = [&](int b) -> std::uint32_t (&)[kK16PerStage][4] { return frag[kSub][b]; };
+#pragma unroll
+      for (int b = 0; b < kRowBlocks; ++b) convert_block(b, sub_c, frag_of(b));
+      issue(0, kRowBlocks, frag_of);
+      release_previous(kSub, i);
     }
     if constexpr (kSub == 1) st.advance();
   };
