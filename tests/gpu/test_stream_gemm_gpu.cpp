@@ -31,6 +31,9 @@ int device_sms() {
   return sms;
 }
 
+// Weight rows of as many 64-row tiles as the device has SMs, the last one partial (split_k_fills).
+std::int64_t n_filling_the_sms(int sms) { return std::int64_t{sms} * 64 - 40; }
+
 // (N, K): one weight tile with a K tail block, several tiles, and a long K with a short
 // last scale block (K % 32 == 16) split over CTAs. From 17 rows E4M3 MXFP8 runs the fp16
 // values form (test_stream_fp16_form_gpu.cpp), whose window the usual weight scales (116..124)
@@ -314,7 +317,7 @@ TEST(GpuStreamGemm, SplitKIsTakenWhereItsTilesFillTheSms) {
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   const int sms = device_sms();
   ASSERT_GT(sms, 0);
-  const std::int64_t n = (sms * 64 + 63) / 64 * 64 - 40, k = 2048;  // ceil(n / 64) == sms tiles
+  const std::int64_t n = n_filling_the_sms(sms), k = 2048;
   ASSERT_TRUE(sm90::split_k_fills(n, sms));
   const std::int64_t n_clusters = 1000;  // 16 tiles: in clusters of 6 on the H200
   const bool clusters_fill = sm90::split_k_cluster_ctas_on_device(n_clusters, 4096, sms, false) > 1;
@@ -340,7 +343,7 @@ TEST(GpuStreamGemm, TwoWarpgroupSplitIsTakenWhereItsTilesFillTheSms) {
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   const int sms = device_sms();
   ASSERT_GT(sms, 0);
-  const std::int64_t n = (sms * 64 + 63) / 64 * 64 - 40, k = 4112;  // ceil(n / 64) == sms tiles
+  const std::int64_t n = n_filling_the_sms(sms), k = 4112;
   ASSERT_TRUE(sm90::split_k_fills(n, sms));
   std::mt19937 rng = fresh_rng();
   const HostMxOperand b = random_mx_operand(n, k, rng);
