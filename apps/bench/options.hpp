@@ -1,0 +1,109 @@
+// Part of mxgemm_bench (apps/bench_gemm.cu), its only translation unit: the command line's options
+// and the shape suites.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/kernel_override.hpp"  // the forced kernels and schedules of the comparison
+#include "mxgemm/mxgemm.hpp"
+
+namespace mxgemm::bench {
+
+using i64 = std::int64_t;
+
+// Options and suites
+
+struct Options {
+  std::string suite = "square";
+  std::vector<i64> m, n, k;  // custom shapes: the cross product
+  int iters = 30;
+  int warmup = 5;
+  // Then each method runs back to back for at least this long before its timed runs, so that
+  // it is timed at the clock its own power draw settles to. Under sustained load the H200's
+  // power cap (700 W) lowers the SM clock from 1980 MHz to 1400-1700 within about 100 ms;
+  // a few warm-up runs of a large GEMM leave the first method timed at full clock and the
+  // next ones throttled (bench/results/s25/README.md).
+  double warmup_ms = 300.0;
+  int sample = 1000;
+  std::string csv;
+  std::string bf16_api = "lt";
+  bool fp8_fast_accum = false;
+  bool list = false;
+  std::uint64_t seed = 20261129;
+  // "mxfp8": mxfp8_scaled_mm (MXFP8 x MXFP8). "weight-only": mxfp8_weight_only_mm, the same
+  // A as bf16 (its exact dequantization) times the MXFP8 B; the dequant + cuBLAS peer then
+  // dequantizes only B, and the memory floor counts A as bf16.
+  // "weight-only-fp16": the same with A as FP16 for mxgemm (the same exact values: every
+  // element of the MXFP8 A is an fp16 value at these scales), which takes the fp16 values
+  // form; the peers keep the bf16 A.
+  std::string mode = "mxfp8";
+  bool weight_only() const { return mode == "weight-only" || mode == "weight-only-fp16"; }
+  bool fp16_activation() const { return mode == "weight-only-fp16"; }
+  // The kernel of the comparison column: "tiled", "streaming", "skinny", or "bf16-values" (the
+  // library's choice, the streaming kernel's MXFP8 values in bf16).
+  std::string compare = "tiled";
+  // Output type of the mxgemm columns (mxgemm and the comparison kernel); the peers keep BF16.
+  // A non-BF16 output is rounded to BF16 once after the checked first call, for the checks.
+  std::string mx_out = "bf16";
+  DType mx_out_dtype() const { return mx_out == "fp32" ? DType::FP32 : mx_out == "fp16" ? DType::FP16 : DType::BF16; }
+  std::size_t mx_out_bytes() const { return mx_out == "fp32" ? 4 : 2; }
+  detail::Sm90Kernel compare_kernel() const {
+    return compare == "streaming" ? detail::Sm90Kernel::Streaming
+           : compare == "skinny"  ? detail::Sm90Kernel::Skinny
+           : compare == "tiled"   ? detail::Sm90Kernel::Tiled
+                                  : detail::Sm90Kernel::Auto;
+  }
+  detail::StreamMxValues compare_mx_values() const {
+    return compare == "bf16-values" ? detail::StreamMxValues::Bf16 : detail::StreamMxValues::Auto;
+  }
+  // The streaming kernel's K-split schedule of the mxgemm column (detail::StreamSplitK): "auto"
+  // (the library's), or a forced one, to time a schedule Auto does not take with the same binary.
+  std::string split_k = "auto";
+  detail::StreamSplitK split_k_mode() const {
+    return split_k == "never"           ? detail::StreamSplitK::Never
+           : split_k == "always"        ? detail::StreamSplitK::Always
+           : split_k == "clusters"      ? detail::StreamSplitK::Clusters
+           : split_k == "wide-clusters" ? detail::StreamSplitK::WideClusters
+                                        : detail::StreamSplitK::Auto;
+  }
+};
+
+struct Shape {
+  i64 m, n, k;
+  double flops() const { return 2.0 * double(m) * double(n) * double(k); }
+};
+
+inline std::vector<Shape> suite_shapes(const std::string& name) {
+  std::vector<Shape> s;
+  if (name == "large" || name == "all") {
+    const std::pair<i64, i64> nk[] = {{8192, 8192}, {8192, 28672}, {28672, 8192}, {4096, 4096}};
+    for (const auto& [n, k] : nk)
+      for (i64 m : {2048, 4096, 8192, 16384}) s.push_back({m, n, k});
+  }
+  if (name == "square" || name == "all") s.push_back({8192, 8192, 8192});
+  if (name == "mid" || name == "all")
+    for (i64 m : {128, 256, 512, 1024}) s.push_back({m, 8192, 8192});
+  if (name == "small" || name == "all")
+    for (i64 m : {1, 16, 64}) s.push_back({m, 8192, 8192});
+  if (name == "decode" || name == "all") {
+    const std::pair<i64, i64> nk[] = {{8192, 8192}, {28672, 8192}, {8192, 28672}, {4096, 4096}, {1024, 8192}};
+    for (const auto& [n, k] : nk)
+      for (i64 m : {1, 2, 4, 8, 16, 32, 64}) s.push_back({m, n, k});
+  }
+  // 'all' lists 8192^3 twice (large and square): keep the first.
+  std::vector<Shape> out;
+  for (const Shape& x : s) {
+    const bool dup = std::any_of(out.begin(), out.end(), [&](const Shape& y) {
+      return y.m == x.m && y.n == x.n && y.k == x.k;
+    });
+    if (!dup) out.push_back(x);
+  }
+  return out;
+}
+
+}  // namespace mxgemm::bench
