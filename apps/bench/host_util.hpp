@@ -21,8 +21,6 @@
 
 namespace mxgemm::bench {
 
-// Small helpers
-
 [[noreturn]] inline void throw_cublas(cublasStatus_t st, const char* call, const char* file, int line) {
   throw std::runtime_error(std::string(call) + " failed at " + file + ":" + std::to_string(line) +
                            ": " + cublasLtGetStatusName(st) + " (" + cublasLtGetStatusString(st) +

@@ -16,8 +16,6 @@ namespace mxgemm::bench {
 
 using i64 = std::int64_t;
 
-// Options and suites
-
 struct Options {
   std::string suite = "square";
   std::vector<i64> m, n, k;  // custom shapes: the cross product

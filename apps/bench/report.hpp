@@ -15,8 +15,6 @@
 
 namespace mxgemm::bench {
 
-// The table
-
 struct Row {
   Shape sh;
   MethodResult r[kMethods];
