@@ -2,7 +2,7 @@
 # Session 46, the one-call batch for branch s46-row-blocks (main + session 42's padded workspace
 # and 192-row width + the row blocks rebuilt this session), each feature timed against main's
 # choice in the same binary, around the build's whole GPU suite:
-#   R  --row-blocks never|always: 65 / 96 / 128 rows in 128-row tiles | row blocks (256 x 128)
+#   R  --row-blocks never|auto: 65 / 96 / 128 rows in 128-row tiles | row blocks (256 x 128)
 #   Y  --width-192 never|auto: 129..192 rows in 256-row tiles | 192-row tiles
 #   P  --padded-ws never|auto: the pre-pass's activation in M rows | padded to whole tiles
 # Round 1 (R, Y, P, weight-only R), the GPU suite, round 2 (R, Y; P once). Carry
@@ -19,24 +19,24 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv > $
 R="--m 65,96,128 --n 4096,8192,28672 --k 8192 --iters 20"
 Y="--m 129,160,192,256 --n 8192 --k 8192 --iters 20"
 P="--m 300,600,1000,2100 --n 8192 --k 8192 --iters 20"
-for v in never always; do limited 40 $B $R --row-blocks $v > $L/R_${v}_r1.log 2>&1; stamp "R $v r1 rc=$?"; done
+for v in never auto; do limited 40 $B $R --row-blocks $v > $L/R_${v}_r1.log 2>&1; stamp "R $v r1 rc=$?"; done
 for v in never auto; do limited 25 $B $Y --width-192 $v > $L/Y_${v}_r1.log 2>&1; stamp "Y $v r1 rc=$?"; done
 for v in never auto; do limited 30 $B $P --padded-ws $v > $L/P_${v}_r1.log 2>&1; stamp "P $v r1 rc=$?"; done
-for v in never always; do
+for v in never auto; do
   limited 30 $B --m 65,128 --n 8192,28672 --k 8192 --iters 20 --mode weight-only --row-blocks $v > $L/W_${v}_r1.log 2>&1
   stamp "W $v rc=$?"; cp $L/W_${v}_r1.log $L/W_${v}_r2.log
 done
 # (The row blocks' tests apart, so that a hang there cannot take the rest of the suite with it.)
 limited 210 $T --gtest_filter='-*RowBlocks*' > $L/tests_full.log 2>&1; stamp "GPU suite (all but row blocks) rc=$?"
 limited 45 $T --gtest_filter='*RowBlocks*' > $L/tests_rb.log 2>&1; stamp "GPU row-blocks tests rc=$?"
-for v in never always; do limited 40 $B $R --row-blocks $v > $L/R_${v}_r2.log 2>&1; stamp "R $v r2 rc=$?"; done
+for v in never auto; do limited 40 $B $R --row-blocks $v > $L/R_${v}_r2.log 2>&1; stamp "R $v r2 rc=$?"; done
 for v in never auto; do limited 25 $B $Y --width-192 $v > $L/Y_${v}_r2.log 2>&1; stamp "Y $v r2 rc=$?"; done
 for v in never auto; do cp $L/P_${v}_r1.log $L/P_${v}_r2.log; done
 cd $OUT && tar czf logs.tgz logs
 echo "== GPU suite"; grep -E "^\[  (PASSED|FAILED) |^\[  FAILED|tests ran" logs/tests_full.log | tail -14
 echo "== row-blocks tests"; grep -E "^\[  (PASSED|FAILED|      OK) |^\[  FAILED|tests ran|Failure" logs/tests_rb.log | tail -14
-table R never always
-echo "(weight-only: one round, repeated in the r2 columns)"; table W never always
+table R never auto
+echo "(weight-only: one round, repeated in the r2 columns)"; table W never auto
 table Y never auto
 echo "(one round, repeated)"; table P never auto
 cat logs/summary.txt
