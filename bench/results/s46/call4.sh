@@ -5,7 +5,7 @@
 #   R  --row-blocks never|auto: 65 / 96 / 128 rows in 128-row tiles | row blocks (256 x 128)
 #   Y  --width-192 never|auto: 129..192 rows in 256-row tiles | 192-row tiles
 #   P  --padded-ws never|auto: the pre-pass's activation in M rows | padded to whole tiles
-# Round 1 (R, Y, P, weight-only R), the GPU suite, round 2 (R, Y; P once). Carry
+# Two rounds of R and Y, one of P and of weight-only R, then the GPU suite. Carry
 # [".device/s46/rb"]. Summary last; logs in $OUT/logs.tgz.
 set -u
 L=$OUT/logs; mkdir -p $L
@@ -19,19 +19,22 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv > $
 R="--m 65,96,128 --n 4096,8192,28672 --k 8192 --iters 20"
 Y="--m 129,160,192,256 --n 8192 --k 8192 --iters 20"
 P="--m 300,600,1000,2100 --n 8192 --k 8192 --iters 20"
+# Most wanted first (limited() cuts the tail at BUDGET): the row blocks against main's tiles,
+# their tests, the 192-row width, the padded workspace, round 2, weight-only, then the rest of
+# the GPU suite.
 for v in never auto; do limited 40 $B $R --row-blocks $v > $L/R_${v}_r1.log 2>&1; stamp "R $v r1 rc=$?"; done
+limited 45 $T --gtest_filter='*RowBlocks*' > $L/tests_rb.log 2>&1; stamp "GPU row-blocks tests rc=$?"
 for v in never auto; do limited 25 $B $Y --width-192 $v > $L/Y_${v}_r1.log 2>&1; stamp "Y $v r1 rc=$?"; done
 for v in never auto; do limited 30 $B $P --padded-ws $v > $L/P_${v}_r1.log 2>&1; stamp "P $v r1 rc=$?"; done
+for v in never auto; do limited 40 $B $R --row-blocks $v > $L/R_${v}_r2.log 2>&1; stamp "R $v r2 rc=$?"; done
+for v in never auto; do limited 25 $B $Y --width-192 $v > $L/Y_${v}_r2.log 2>&1; stamp "Y $v r2 rc=$?"; done
+for v in never auto; do cp $L/P_${v}_r1.log $L/P_${v}_r2.log; done
 for v in never auto; do
   limited 30 $B --m 65,128 --n 8192,28672 --k 8192 --iters 20 --mode weight-only --row-blocks $v > $L/W_${v}_r1.log 2>&1
   stamp "W $v rc=$?"; cp $L/W_${v}_r1.log $L/W_${v}_r2.log
 done
-# (The row blocks' tests apart, so that a hang there cannot take the rest of the suite with it.)
+# (The row blocks' tests apart, above, so that a hang there cannot take the rest of the suite with it.)
 limited 210 $T --gtest_filter='-*RowBlocks*' > $L/tests_full.log 2>&1; stamp "GPU suite (all but row blocks) rc=$?"
-limited 45 $T --gtest_filter='*RowBlocks*' > $L/tests_rb.log 2>&1; stamp "GPU row-blocks tests rc=$?"
-for v in never auto; do limited 40 $B $R --row-blocks $v > $L/R_${v}_r2.log 2>&1; stamp "R $v r2 rc=$?"; done
-for v in never auto; do limited 25 $B $Y --width-192 $v > $L/Y_${v}_r2.log 2>&1; stamp "Y $v r2 rc=$?"; done
-for v in never auto; do cp $L/P_${v}_r1.log $L/P_${v}_r2.log; done
 cd $OUT && tar czf logs.tgz logs
 echo "== GPU suite"; grep -E "^\[  (PASSED|FAILED) |^\[  FAILED|tests ran" logs/tests_full.log | tail -14
 echo "== row-blocks tests"; grep -E "^\[  (PASSED|FAILED|      OK) |^\[  FAILED|tests ran|Failure" logs/tests_rb.log | tail -14
