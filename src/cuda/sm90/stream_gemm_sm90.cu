@@ -46,6 +46,15 @@ constexpr int activation_box_rows(std::int64_t m, std::int64_t tiles_m, int m_pa
   return tiles_m == 1 ? static_cast<int>(m) : m_pad;
 }
 
+// The rows of the pre-pass's activation in the workspace (its tensor map's rows): M for one
+// tile (boxes of M rows), else whole tiles, so that the last tile's box stays within the tensor
+// (TMA fills boxes past it with zeros, which was slow: activation_box_rows). The padded rows
+// hold whatever the workspace held; as the tile's rows past M, their products land only in D's
+// columns past M, which no store writes (branch s42-padded-ws, NOT YET MEASURED).
+constexpr std::int64_t workspace_activation_rows(std::int64_t m, std::int64_t tiles_m, int m_pad) {
+  return tiles_m == 1 ? m : tiles_m * m_pad;
+}
+
 // The output rows and activation of one launch, and the optional bias.
 struct StreamLaunch {
   const char* fn;            // the public entry point, for error messages
@@ -146,7 +155,8 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   // partial slots per CTA, each CTA's list of exact-path tiles, and the weight's scale
   // chunks when they are not usable in place.
   const std::int64_t kp = static_cast<std::int64_t>(p.scale_cols) * 32;
-  const std::int64_t x_bytes = direct ? 0 : round_up(p.m * kp * 2, 1024);
+  const std::int64_t x_rows = workspace_activation_rows(p.m, tiles_m, kMPad);
+  const std::int64_t x_bytes = direct ? 0 : round_up(x_rows * kp * 2, 1024);
   const std::int64_t sx_bytes = kCodes ? round_up(std::int64_t{p.scale_cols} * kMPad * 4, 1024) : 0;
   const std::int64_t marks_bytes = marks ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
   const std::int64_t row_scale_bytes = row_scaled ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
@@ -193,7 +203,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   const CUtensorMap tma_x =
       direct ? cuda::make_tensor_map_2d_u8(l.x_direct, p.m, std::int64_t{p.k} * 2, l.x_direct_stride * 2, p.x_box_rows,
                                            kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B)
-             : cuda::make_tensor_map_2d_u8(x, p.m, kp * 2, kp * 2, p.x_box_rows, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
+             : cuda::make_tensor_map_2d_u8(x, x_rows, kp * 2, kp * 2, p.x_box_rows, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
   // Rows past ceil(K/32) read as zero scales (their products are zero). The codes form runs one
   // activation tile (M <= kMPad): its scales' kMPad columns are one whole box, those past M
   // holding whatever they held.
