@@ -295,6 +295,7 @@ void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   else if (l.m <= 64) launch_padded<64, false, kPermutedX>(l, b, prepass, stream);
   else if (l.m <= 128 || !wide_tiles_preferred(l.d.dtype, b.data.cols))
     launch_padded<128, false, kPermutedX>(l, b, prepass, stream);
+  else if (l.m <= 192) launch_padded<192, false, kPermutedX>(l, b, prepass, stream);
   else launch_padded<256, false, kPermutedX>(l, b, prepass, stream);
 }
 
