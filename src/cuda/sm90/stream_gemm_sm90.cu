@@ -51,8 +51,9 @@ constexpr int activation_box_rows(std::int64_t m, std::int64_t tiles_m, int m_pa
 // (TMA fills boxes past it with zeros, which was slow: activation_box_rows). The padded rows
 // hold whatever the workspace held; as the tile's rows past M, their products land only in D's
 // columns past M, which no store writes (branch s42-padded-ws, NOT YET MEASURED).
-constexpr std::int64_t workspace_activation_rows(std::int64_t m, std::int64_t tiles_m, int m_pad) {
-  return tiles_m == 1 ? m : tiles_m * m_pad;
+std::int64_t workspace_activation_rows(std::int64_t m, std::int64_t tiles_m, int m_pad) {
+  const bool padded = detail::stream_padded_workspace() == detail::StreamPaddedWorkspace::Auto;
+  return tiles_m == 1 || !padded ? m : tiles_m * m_pad;
 }
 
 // The output rows and activation of one launch, and the optional bias.
@@ -295,7 +296,8 @@ void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   else if (l.m <= 64) launch_padded<64, false, kPermutedX>(l, b, prepass, stream);
   else if (l.m <= 128 || !wide_tiles_preferred(l.d.dtype, b.data.cols))
     launch_padded<128, false, kPermutedX>(l, b, prepass, stream);
-  else if (l.m <= 192) launch_padded<192, false, kPermutedX>(l, b, prepass, stream);
+  else if (l.m <= 192 && detail::stream_width_192() == detail::StreamWidth192::Auto)
+    launch_padded<192, false, kPermutedX>(l, b, prepass, stream);
   else launch_padded<256, false, kPermutedX>(l, b, prepass, stream);
 }
 
