@@ -48,16 +48,16 @@ StreamMxValues set_stream_mx_values(StreamMxValues form);
 StreamMxValues stream_mx_values();
 
 // The streaming kernel's 192-row activation tiles (wgmma n = 192) for 129..192 rows where the
-// 256-row tiles would run: Auto takes them, Never runs the 256-row tiles (main's choice before
-// session 46), so that the benchmark compares the two on the same shapes.
+// 256-row tiles would run: Auto where width_192_taken (MXFP8 activations), Never the 256-row
+// tiles (the choice before session 46), so that the benchmark compares the two.
 enum class StreamWidth192 { Auto, Never };
 
 StreamWidth192 set_stream_width_192(StreamWidth192 mode);
 StreamWidth192 stream_width_192();
 
-// The MXFP8 pre-pass's activation in the workspace: Auto pads it to whole tiles for launches of
-// several tiles (workspace_activation_rows), so that the last tile's TMA box stays within the
-// tensor; Never keeps M rows (TMA fills the box past them with zeros).
+// The MXFP8 pre-pass's activation in the workspace: Auto pads it to whole tiles where
+// workspace_activation_rows says (a last tile of at most half its rows), so that the last tile's
+// TMA boxes stay within the tensor; Never keeps M rows (TMA fills the box past them with zeros).
 enum class StreamPaddedWorkspace { Auto, Never };
 
 StreamPaddedWorkspace set_stream_padded_workspace(StreamPaddedWorkspace mode);

@@ -46,14 +46,11 @@ constexpr int activation_box_rows(std::int64_t m, std::int64_t tiles_m, int m_pa
   return tiles_m == 1 ? static_cast<int>(m) : m_pad;
 }
 
-// The rows of the pre-pass's activation in the workspace (its tensor map's rows): M for one
-// tile (boxes of M rows), else whole tiles, so that the last tile's box stays within the tensor
-// (TMA fills boxes past it with zeros, which was slow: activation_box_rows). The padded rows
-// hold whatever the workspace held; as the tile's rows past M, their products land only in D's
-// columns past M, which no store writes (branch s42-padded-ws, NOT YET MEASURED).
-std::int64_t workspace_activation_rows(std::int64_t m, std::int64_t tiles_m, int m_pad) {
-  const bool padded = detail::stream_padded_workspace() == detail::StreamPaddedWorkspace::Auto;
-  return tiles_m == 1 || !padded ? m : tiles_m * m_pad;
+// The rows of the pre-pass's activation in the workspace (workspace_activation_rows; M with
+// detail::StreamPaddedWorkspace::Never).
+std::int64_t prepass_activation_rows(std::int64_t m, int m_pad, bool mx_activation) {
+  if (detail::stream_padded_workspace() == detail::StreamPaddedWorkspace::Never) return m;
+  return workspace_activation_rows(m, m_pad, mx_activation);
 }
 
 // The output rows and activation of one launch, and the optional bias.
@@ -156,7 +153,8 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   // partial slots per CTA, each CTA's list of exact-path tiles, and the weight's scale
   // chunks when they are not usable in place.
   const std::int64_t kp = static_cast<std::int64_t>(p.scale_cols) * 32;
-  const std::int64_t x_rows = workspace_activation_rows(p.m, tiles_m, kMPad);
+  const bool mx_activation = l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2;
+  const std::int64_t x_rows = direct ? p.m : prepass_activation_rows(p.m, kMPad, mx_activation);
   const std::int64_t x_bytes = direct ? 0 : round_up(x_rows * kp * 2, 1024);
   const std::int64_t sx_bytes = kCodes ? round_up(std::int64_t{p.scale_cols} * kMPad * 4, 1024) : 0;
   const std::int64_t marks_bytes = marks ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
@@ -296,7 +294,7 @@ void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   else if (l.m <= 64) launch_padded<64, false, kPermutedX>(l, b, prepass, stream);
   else if (l.m <= 128 || !wide_tiles_preferred(l.d.dtype, b.data.cols))
     launch_padded<128, false, kPermutedX>(l, b, prepass, stream);
-  else if (l.m <= 192 && detail::stream_width_192() == detail::StreamWidth192::Auto)
+  else if (width_192_taken(detail::stream_width_192(), l.m, l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2))
     launch_padded<192, false, kPermutedX>(l, b, prepass, stream);
   else launch_padded<256, false, kPermutedX>(l, b, prepass, stream);
 }
