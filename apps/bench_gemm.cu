@@ -175,6 +175,8 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
     std::printf("mxgemm columns: %s out (the peers: BF16; checked after rounding to BF16)\n",
                 o.mx_out == "fp32" ? "FP32" : "FP16");
   if (o.split_k != "auto") std::printf("mxgemm column: the streaming kernel's K split forced: %s\n", o.split_k.c_str());
+  if (o.width_192 != "auto") std::printf("mxgemm column: 192-row tiles: %s\n", o.width_192.c_str());
+  if (o.padded_ws != "auto") std::printf("mxgemm column: padded workspace activation: %s\n", o.padded_ws.c_str());
   std::printf("device: %s, %d SMs, L2 %.0f MiB; mxgemm backend: %s; cuBLASLt %zu; bf16 via %s; "
               "fp8 fast accumulation %s\n",
               gpu.prop.name, gpu.prop.multiProcessorCount, l2_mb, info.name.c_str(),
@@ -360,6 +362,14 @@ int main(int argc, char** argv) {
                  "clusters (each tile's K among a cluster of CTAs too, wherever they can run), "
                  "wide-clusters (33..64 rows: the 128-row tiles' clusters)")
       ->check(CLI::IsMember({"auto", "never", "always", "clusters", "wide-clusters"}));
+  app.add_option("--width-192", o.width_192,
+                 "the streaming kernel's 192-row tiles for 129..192 rows in the mxgemm column: auto (the "
+                 "library's), never (256-row tiles)")
+      ->check(CLI::IsMember({"auto", "never"}));
+  app.add_option("--padded-ws", o.padded_ws,
+                 "the MXFP8 pre-pass's activation padded to whole tiles in the workspace (mxgemm "
+                 "column): auto (the library's), never (M rows)")
+      ->check(CLI::IsMember({"auto", "never"}));
   app.add_option("--mx-out", o.mx_out,
                  "output type of the mxgemm columns (the peers keep BF16; the checks round it to BF16)")
       ->check(CLI::IsMember({"bf16", "fp16", "fp32"}));

@@ -69,6 +69,16 @@ struct Options {
            : split_k == "wide-clusters" ? detail::StreamSplitK::WideClusters
                                         : detail::StreamSplitK::Auto;
   }
+  // The streaming kernel's 192-row tiles and padded workspace activation in the mxgemm column
+  // (detail::StreamWidth192, detail::StreamPaddedWorkspace): "auto" or "never".
+  std::string width_192 = "auto";
+  std::string padded_ws = "auto";
+  detail::StreamWidth192 width_192_mode() const {
+    return width_192 == "never" ? detail::StreamWidth192::Never : detail::StreamWidth192::Auto;
+  }
+  detail::StreamPaddedWorkspace padded_ws_mode() const {
+    return padded_ws == "never" ? detail::StreamPaddedWorkspace::Never : detail::StreamPaddedWorkspace::Auto;
+  }
 };
 
 struct Shape {

@@ -118,6 +118,9 @@ class ShapeBench {
         const detail::ScopedSm90Kernel forced(m == kMxTiled ? o_.compare_kernel() : detail::Sm90Kernel::Auto);
         const detail::ScopedStreamMxValues values(m == kMxTiled ? o_.compare_mx_values() : detail::StreamMxValues::Auto);
         const detail::ScopedStreamSplitK split(m == kMx ? o_.split_k_mode() : detail::StreamSplitK::Auto);
+        const detail::ScopedStreamWidth192 width_192(m == kMx ? o_.width_192_mode() : detail::StreamWidth192::Auto);
+        const detail::ScopedStreamPaddedWorkspace padded(m == kMx ? o_.padded_ws_mode()
+                                                                  : detail::StreamPaddedWorkspace::Auto);
         const int c = i % cm_;
         if (o_.weight_only()) {
           const bool f16 = o_.fp16_activation();

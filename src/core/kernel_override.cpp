@@ -8,6 +8,8 @@ thread_local Sm90Kernel current = Sm90Kernel::Auto;
 thread_local StreamEarlyFixup current_early_fixup = StreamEarlyFixup::Auto;
 thread_local StreamSplitK current_split_k = StreamSplitK::Auto;
 thread_local StreamMxValues current_mx_values = StreamMxValues::Auto;
+thread_local StreamWidth192 current_width_192 = StreamWidth192::Auto;
+thread_local StreamPaddedWorkspace current_padded_workspace = StreamPaddedWorkspace::Auto;
 }  // namespace
 
 Sm90Kernel set_sm90_kernel(Sm90Kernel kernel) { return std::exchange(current, kernel); }
@@ -25,5 +27,15 @@ StreamSplitK stream_split_k() { return current_split_k; }
 StreamMxValues set_stream_mx_values(StreamMxValues form) { return std::exchange(current_mx_values, form); }
 
 StreamMxValues stream_mx_values() { return current_mx_values; }
+
+StreamWidth192 set_stream_width_192(StreamWidth192 mode) { return std::exchange(current_width_192, mode); }
+
+StreamWidth192 stream_width_192() { return current_width_192; }
+
+StreamPaddedWorkspace set_stream_padded_workspace(StreamPaddedWorkspace mode) {
+  return std::exchange(current_padded_workspace, mode);
+}
+
+StreamPaddedWorkspace stream_padded_workspace() { return current_padded_workspace; }
 
 }  // namespace mxgemm::detail

@@ -47,6 +47,22 @@ enum class StreamMxValues { Auto, Bf16, F16 };
 StreamMxValues set_stream_mx_values(StreamMxValues form);
 StreamMxValues stream_mx_values();
 
+// The streaming kernel's 192-row activation tiles (wgmma n = 192) for 129..192 rows where the
+// 256-row tiles would run: Auto where width_192_taken (MXFP8 activations), Never the 256-row
+// tiles (the choice before session 46), so that the benchmark compares the two.
+enum class StreamWidth192 { Auto, Never };
+
+StreamWidth192 set_stream_width_192(StreamWidth192 mode);
+StreamWidth192 stream_width_192();
+
+// The MXFP8 pre-pass's activation in the workspace: Auto pads it to whole tiles where
+// workspace_activation_rows says (a last tile of at most half its rows), so that the last tile's
+// TMA boxes stay within the tensor; Never keeps M rows (TMA fills the box past them with zeros).
+enum class StreamPaddedWorkspace { Auto, Never };
+
+StreamPaddedWorkspace set_stream_padded_workspace(StreamPaddedWorkspace mode);
+StreamPaddedWorkspace stream_padded_workspace();
+
 // Sets a choice for one scope and restores the previous one after.
 template <typename T, T (*kSet)(T)>
 class ScopedChoice {
@@ -63,5 +79,7 @@ using ScopedSm90Kernel = ScopedChoice<Sm90Kernel, set_sm90_kernel>;
 using ScopedStreamEarlyFixup = ScopedChoice<StreamEarlyFixup, set_stream_early_fixup>;
 using ScopedStreamSplitK = ScopedChoice<StreamSplitK, set_stream_split_k>;
 using ScopedStreamMxValues = ScopedChoice<StreamMxValues, set_stream_mx_values>;
+using ScopedStreamWidth192 = ScopedChoice<StreamWidth192, set_stream_width_192>;
+using ScopedStreamPaddedWorkspace = ScopedChoice<StreamPaddedWorkspace, set_stream_padded_workspace>;
 
 }  // namespace mxgemm::detail

@@ -339,6 +339,26 @@ TEST(StreamSchedule, TwoWarpgroupSplitClustersFillTheSms) {
   EXPECT_FALSE(two_warpgroup_split_preferred(65, 8192, false));
 }
 
+TEST(StreamSchedule, Width192TakesMxfp8RowsOf129To192) {
+  using detail::StreamWidth192;
+  EXPECT_TRUE(width_192_taken(StreamWidth192::Auto, 129, true));
+  EXPECT_TRUE(width_192_taken(StreamWidth192::Auto, 192, true));
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 193, true));   // 256-row tiles
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 160, false));  // BF16 activations: not measured
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Never, 160, true));
+}
+
+TEST(StreamSchedule, WorkspaceActivationPadsALastTileOfAtMostHalfItsRows) {
+  EXPECT_EQ(workspace_activation_rows(300, 256, true), 512);     // last tile 44 rows
+  EXPECT_EQ(workspace_activation_rows(2100, 256, true), 2304);   // 52
+  EXPECT_EQ(workspace_activation_rows(384, 256, true), 512);     // 128: half
+  EXPECT_EQ(workspace_activation_rows(385, 256, true), 385);     // 129
+  EXPECT_EQ(workspace_activation_rows(1000, 256, true), 1000);   // 232
+  EXPECT_EQ(workspace_activation_rows(512, 256, true), 512);     // whole tiles
+  EXPECT_EQ(workspace_activation_rows(200, 256, true), 200);     // one tile: boxes of M rows
+  EXPECT_EQ(workspace_activation_rows(300, 256, false), 300);    // BF16 activations: not measured
+}
+
 // A cluster's CTAs are consecutive: CTA c runs tile c / k_split over its rank's range, and the
 // ranges of a tile cover its ring stages once, in order; every range gives each warpgroup's part
 // some K (split_k_ranges_fit).

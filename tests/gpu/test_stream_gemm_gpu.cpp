@@ -52,8 +52,8 @@ TEST(GpuStreamGemm, EveryMFrom1To80InTheBf16ValuesForm) {
 // partials. The sum must match the reference and be bitwise the same run to run.
 TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
   MXGEMM_REQUIRE_GPU();
-  // M = 5 and 16: the 8- and 16-wide codes forms; 30, 37, 50, 128 and 200: the values form
-  // (200 in 256-row tiles). All of these cut each tile among three CTAs or more, which the
+  // M = 5 and 16: the 8- and 16-wide codes forms; 30, 37, 50, 128, 160 and 200: the values form
+  // (160 in a 192-row tile, 200 in a 256-row one). All of these cut each tile among three CTAs or more, which the
   // split reduction kernel sums (stream_reduce_kernel.cuh); 64 x 8200 x 1040 has about two
   // CTAs a tile, summed by the last of them (the in-kernel fixup). On 132 SMs, 5 x 4096 x 4096
   // (16 tiles of 32 stages of 128 K) and 40 x 4096 x 4096 (32 tiles of 128 rows, 32 stages) run
@@ -66,8 +66,8 @@ TEST(GpuStreamGemm, SplitTilesSumDeterministically) {
   }
   const std::vector<std::array<std::int64_t, 3>> shapes = {{5, 4096, 4096},  {40, 4096, 4096}, {5, 1040, 8192},
                                                            {16, 1024, 8192}, {30, 1000, 8192}, {37, 520, 16384},
-                                                           {50, 1030, 8192}, {128, 260, 4096}, {200, 260, 4096},
-                                                           {64, 8200, 1040}};
+                                                           {50, 1030, 8192}, {128, 260, 4096}, {160, 260, 4096},
+                                                           {200, 260, 4096}, {64, 8200, 1040}};
   expect_split_tiles_deterministic(shapes, kStreaming);
   // The same at the fp16 values form's scales (E4M3 x E4M3 from 17 rows): its split
   // reduction's store applies the activation rows' powers of two too.
@@ -228,7 +228,8 @@ TEST(GpuStreamGemm, TwoWarpgroupSplitIsTakenFrom33To64Rows) {
 // not reach the output of the next. Each pair runs `full` rows whose rows from m on have NaN
 // scales, then their first m rows, on the same K: the codes forms (8 and 16 rows), the 32-row
 // values form, the 64-row split in clusters (N = 1000, K = 4096, as Auto takes it), the 64-row
-// one-tile-a-CTA split (forced), and 128- and 256-row tiles.
+// one-tile-a-CTA split (forced), 128-, 192- and 256-row tiles, and two 256-row tiles (the second
+// one's rows past M in the workspace's padded rows: workspace_activation_rows).
 TEST(GpuStreamGemm, StaleRowsPastMStayOutOfTheOutput) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
@@ -239,7 +240,8 @@ TEST(GpuStreamGemm, StaleRowsPastMStayOutOfTheOutput) {
   const Case cases[] = {{8, 3, 300, 4112, detail::StreamSplitK::Auto},    {16, 9, 300, 4112, detail::StreamSplitK::Auto},
                         {32, 17, 300, 4112, detail::StreamSplitK::Auto},  {64, 33, 1000, 4096, detail::StreamSplitK::Auto},
                         {64, 50, 136, 4096, detail::StreamSplitK::Always}, {128, 65, 300, 1040, detail::StreamSplitK::Auto},
-                        {256, 129, 300, 1040, detail::StreamSplitK::Auto}};
+                        {192, 129, 300, 1040, detail::StreamSplitK::Auto}, {256, 193, 300, 1040, detail::StreamSplitK::Auto},
+                        {512, 300, 300, 1040, detail::StreamSplitK::Auto}};
   std::mt19937 rng = fresh_rng();
   for (const Case& c : cases) {
     const detail::ScopedStreamSplitK split(c.split);
@@ -457,7 +459,7 @@ TEST(GpuStreamGemm, EarlyFixupGivesThePlainPathsBits) {
 // interleaved (every other stage) and, where the device fits all the clusters, as clusters of
 // two whose second CTA hands its partial to the first through distributed shared memory
 // (StreamSchedule::paired); otherwise through L2 (the last CTA adds the other's partial).
-// Tiles of 64, 128 and 256 rows, M tails, a short last scale block, both layouts, E5M2
+// Tiles of 64, 128, 192 and 256 rows, M tails, a short last scale block, both layouts, E5M2
 // activations, every output type, blocks outside the exact window in either half (the tile
 // then takes the exact path), and the same bits run to run.
 TEST(GpuStreamGemm, HalvesOfTheKMatchReference) {
@@ -468,7 +470,7 @@ TEST(GpuStreamGemm, HalvesOfTheKMatchReference) {
   std::mt19937 rng = fresh_rng();
   // {M, N, K, activation rows a tile}
   const std::int64_t shapes[][4] = {
-      {40, 8192, 2048, 64}, {100, 8192, 2048, 128}, {129, 7936, 1008, 256}, {200, 8064, 1024, 256}};
+      {40, 8192, 2048, 64}, {100, 8192, 2048, 128}, {129, 7936, 1008, 192}, {200, 8064, 1024, 256}};
   const DType outs[] = {DType::BF16, DType::FP32, DType::FP16};
   int variant = 0, halves = 0;
   for (const auto& s : shapes) {
@@ -606,7 +608,37 @@ TEST(GpuStreamGemm, WholeTilesOfLongKMatchReference) {
   }
 }
 
-// More than 128 rows: activation tiles of 256 rows (BF16 / FP32 out: promoted into global memory
+// A 192-row tile (129..192 rows) dealt whole: 266 tiles of 128 weight rows, more than two waves
+// on 132 SMs, so that the schedule deals most of them whole and their CTAs chain the whole K
+// (BF16 out: unpromoted up to 8192; FP32: promoted into global memory every 2048), operands of
+// one sign (the worst case for a chain). Against the reference on the first 32 rows, as
+// WholeTilesOfLongKMatchReference does for 256-row tiles; every row written, nothing outside.
+TEST(GpuStreamGemm, WholeTilesOf192RowsMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  const std::int64_t m = 150, n = 34000, k = 8192, rows = 32;
+  const sm90::StreamSchedule sched =
+      sm90::StreamSchedule::make(1, static_cast<int>((n + 127) / 128), static_cast<int>(sm90::stream_k_stages(k, 192, false)),
+                                 device_sms());
+  if (sched.dp_tiles == 0) GTEST_SKIP() << "no whole tiles on " << device_sms() << " SMs";
+  const HostMxOperand a = long_k_operand(m, k, true, rng);
+  const HostMxOperand b = long_k_operand(n, k, true, rng);
+  const HostMxOperand a0 = first_rows(a, rows);
+  const HostOutput exact = run_reference(a0, b, DType::FP32, 1.0f);
+  const HostOutput abs_sum = run_reference(absolute(a0), absolute(b), DType::FP32, 1.0f);
+  for (DType out : {DType::FP32, DType::BF16}) {
+    const std::string what = shape_name(m, n, k) + " same-sign " + dtype_name(out) + ", first 32 rows";
+    const GpuResult g = run_gpu(a, b, out, 1.0f, 0, kStreaming);
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+    const CloseStats c = expect_close(first_rows(g, rows), out == DType::FP32 ? exact : run_reference(a0, b, out, 1.0f),
+                                      exact, abs_sum, k, what);
+    print_margin(what, c);
+  }
+}
+
+// More than 128 rows: activation tiles of 192 (up to 192 rows) or 256 rows (BF16 / FP32 out: promoted into global memory
 // after chains of 8192 / 2048 K; FP16 up to K = 2048, beyond which 128-row tiles;
 // WholeTilesOfLongKMatchReference), here on stream-K shapes, whose CTAs' shares of K are a
 // fraction of it. Tails in M, N and K (a short last scale block), every output type,
@@ -617,7 +649,8 @@ TEST(GpuStreamGemm, WideTilesAndLongKMatchReference) {
   std::mt19937 rng = fresh_rng();
   // The last two have operands of one sign: no cancellation, the sum grows with K.
   const std::int64_t shapes[][4] = {
-      {300, 520, 4112, 0}, {1000, 264, 16384, 0}, {264, 136, 65536, 0}, {264, 136, 16384, 1}, {264, 136, 65536, 1}};
+      {300, 520, 4112, 0}, {1000, 264, 16384, 0}, {264, 136, 65536, 0}, {264, 136, 16384, 1}, {264, 136, 65536, 1},
+      {150, 520, 4112, 0}, {170, 136, 65536, 1}};
   for (const auto& s : shapes) {
     const bool same_sign = s[3] != 0;
     const HostMxOperand a = long_k_operand(s[0], s[2], same_sign, rng);

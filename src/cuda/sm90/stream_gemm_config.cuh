@@ -100,19 +100,19 @@ struct StreamGemmConfig {
   // Up to 128 activation rows, each group of 8 stages (512 K) is summed in a fresh wgmma
   // accumulator and added into a second set of registers with ordinary fp32 adds (the
   // tiled kernel's lesson: the tensor core's accumulation is not round-to-nearest and drifts
-  // over long K). 256 rows need all their registers for the accumulator (kPromoteInGlobal).
+  // over long K). 192 and 256 rows need their registers for the accumulator (kPromoteInGlobal).
   // The split's values forms (kSplitValues) promote in registers too, every 512 K of a
   // warpgroup's part, and hold two fragments (below): with the split's own one-item walk
   // (walk_work) the registers are there, and ptxas no longer serializes their wgmmas.
   static constexpr bool kSplitValues = kSplitK_ && !kCodes_;
   static constexpr bool kPromoteInRegisters = kMPad <= 128;
-  // 256 rows have no registers for a promoted sum: theirs lives in global memory (L2), a slot
+  // 192 and 256 rows have no registers for a promoted sum: theirs lives in global memory (L2), a slot
   // a CTA, into which each thread adds its accumulators (red.add, in program order: the same
   // bits every run) every p.promote_stages sub-stages, as many as the output type's bars allow
   // in one chain (unpromoted_chain_k in stream_schedule.hpp). Without it, tiles dealt whole
   // chained all of K and missed the bars beyond K = 2048..8192 (session 23;
   // GpuStreamGemm.WholeTilesOfLongKMatchReference prints the margins).
-  static constexpr bool kPromoteInGlobal = kMPad == 256;
+  static constexpr bool kPromoteInGlobal = kMPad > 128;
   static constexpr int kStagesPerPromotion = 8;
   // The 16-row values form (BF16 activations of 9..16 rows) keeps that fp32 sum in shared
   // memory (a thread's own column of kAccRegs floats, touched once per promotion), which frees
@@ -134,8 +134,9 @@ struct StreamGemmConfig {
   // took 16 serial round trips (~1 us each) at one a time.
   static constexpr int kFixupRegs = kMathWarpgroups == 4 ? 32 : 64;
   // Accumulator registers summed per pass over the partials (all of them unless that would
-  // need more than kFixupRegs more registers for the loads), and partials read per pass.
-  static constexpr int kFixupChunk = kAccRegs < 64 ? kAccRegs : 64;
+  // need more than kFixupRegs more registers for the loads: then 64, or 48 for the 96 of 192
+  // rows), and partials read per pass.
+  static constexpr int kFixupChunk = kAccRegs <= 64 ? kAccRegs : kAccRegs % 64 == 0 ? 64 : 48;
   static constexpr int kFixupBatch = kFixupRegs / kFixupChunk < 1 ? 1 : (kFixupRegs / kFixupChunk > 4 ? 4 : kFixupRegs / kFixupChunk);
   // The producer thread's loop lives in uniform registers: 24 suffice for four math
   // warpgroups, which then get 112. At 104 (producer 40) ptxas rematerialized the codes
@@ -162,9 +163,10 @@ struct StreamGemmConfig {
       kStages * kRingStageSmem + kOutStageBytes + kPromotedBytes + 1024 + 1024;
 
   static_assert(kCodes ? (kMPad == 8 || kMPad == 16)
-                       : (kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128 || kMPad == 256),
+                       : (kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128 || kMPad == 192 ||
+                          kMPad == 256),
                 "activation rows are padded to a generated wgmma width (codes: 8, 16; values: 16, 32, "
-                "64, 128, 256)");
+                "64, 128, 192, 256)");
   static_assert(kMPad <= 256, "one TMA box of activation rows");
   static_assert(!kPromoteInGlobal || kPromotedSlotFloats == kBlockN * kMPad, "a promotion slot holds one tile");
   static_assert(kAccRegs % kFixupChunk == 0, "the fixup sums whole chunks of accumulators");

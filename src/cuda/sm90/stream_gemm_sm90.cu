@@ -46,6 +46,13 @@ constexpr int activation_box_rows(std::int64_t m, std::int64_t tiles_m, int m_pa
   return tiles_m == 1 ? static_cast<int>(m) : m_pad;
 }
 
+// The rows of the pre-pass's activation in the workspace (workspace_activation_rows; M with
+// detail::StreamPaddedWorkspace::Never).
+std::int64_t prepass_activation_rows(std::int64_t m, int m_pad, bool mx_activation) {
+  if (detail::stream_padded_workspace() == detail::StreamPaddedWorkspace::Never) return m;
+  return workspace_activation_rows(m, m_pad, mx_activation);
+}
+
 // The output rows and activation of one launch, and the optional bias.
 struct StreamLaunch {
   const char* fn;            // the public entry point, for error messages
@@ -146,7 +153,9 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   // partial slots per CTA, each CTA's list of exact-path tiles, and the weight's scale
   // chunks when they are not usable in place.
   const std::int64_t kp = static_cast<std::int64_t>(p.scale_cols) * 32;
-  const std::int64_t x_bytes = direct ? 0 : round_up(p.m * kp * 2, 1024);
+  const bool mx_activation = l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2;
+  const std::int64_t x_rows = direct ? p.m : prepass_activation_rows(p.m, kMPad, mx_activation);
+  const std::int64_t x_bytes = direct ? 0 : round_up(x_rows * kp * 2, 1024);
   const std::int64_t sx_bytes = kCodes ? round_up(std::int64_t{p.scale_cols} * kMPad * 4, 1024) : 0;
   const std::int64_t marks_bytes = marks ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
   const std::int64_t row_scale_bytes = row_scaled ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
@@ -193,7 +202,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   const CUtensorMap tma_x =
       direct ? cuda::make_tensor_map_2d_u8(l.x_direct, p.m, std::int64_t{p.k} * 2, l.x_direct_stride * 2, p.x_box_rows,
                                            kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B)
-             : cuda::make_tensor_map_2d_u8(x, p.m, kp * 2, kp * 2, p.x_box_rows, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
+             : cuda::make_tensor_map_2d_u8(x, x_rows, kp * 2, kp * 2, p.x_box_rows, kStageK * 2, CU_TENSOR_MAP_SWIZZLE_128B);
   // Rows past ceil(K/32) read as zero scales (their products are zero). The codes form runs one
   // activation tile (M <= kMPad): its scales' kMPad columns are one whole box, those past M
   // holding whatever they held.
@@ -285,6 +294,8 @@ void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   else if (l.m <= 64) launch_padded<64, false, kPermutedX>(l, b, prepass, stream);
   else if (l.m <= 128 || !wide_tiles_preferred(l.d.dtype, b.data.cols))
     launch_padded<128, false, kPermutedX>(l, b, prepass, stream);
+  else if (width_192_taken(detail::stream_width_192(), l.m, l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2))
+    launch_padded<192, false, kPermutedX>(l, b, prepass, stream);
   else launch_padded<256, false, kPermutedX>(l, b, prepass, stream);
 }
 

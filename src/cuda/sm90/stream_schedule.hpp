@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <initializer_list>
 
+#include "core/kernel_override.hpp"  // detail::StreamWidth192
 #include "mxgemm/layout.hpp"  // MXGEMM_HOST_DEVICE
 
 namespace mxgemm::sm90 {
@@ -133,6 +134,30 @@ constexpr bool two_warpgroup_fill_preferred(std::int64_t m, std::int64_t k, bool
   // (Permuted rows are never FP16 activations: those run in their natural K order.)
   return permuted_x && k <= kTwoWarpgroupFillMaxK && two_warpgroup_split_preferred(m, k, false);
 }
+// 129..192 MXFP8 activation rows in one 192-row tile (wgmma n = 192) where the 256-row tiles
+// would run (wide_tiles_preferred). H100, same binary, two rounds (session 46,
+// bench/results/s46/call4, --width-192 never against auto): MXFP8 129 / 160 / 192 x 8192^2
+// 56.4-56.0 / 56.5-56.6 / 58.3-57.8 -> 45.8-46.0 / 46.1-46.7 / 46.3-47.4 us (cuBLAS bf16
+// 53.5-56.7). BF16 activations (weight-only) were not measured: they keep the 256-row tiles.
+constexpr bool width_192_taken(detail::StreamWidth192 mode, std::int64_t m, bool mx_activation) {
+  return mode == detail::StreamWidth192::Auto && mx_activation && m > 128 && m <= 192;
+}
+
+// The rows of an MXFP8 activation's pre-pass copy in the workspace (its tensor map's rows) for
+// a launch of m rows in tiles of m_pad: whole tiles where the last tile holds at most half a
+// tile of rows, so that its TMA boxes stay within the tensor (TMA fills the rows of a box past
+// the tensor with zeros, which was slow), else m. The padded rows hold whatever the workspace
+// held; as the tile's rows past M their products land only in D's columns past M, which no
+// store writes. H100, same binary (session 46, bench/results/s46/call4 and call5, one round each,
+// --padded-ws never against auto; 256-row tiles): MXFP8 300 / 600 / 2100 x 8192^2 (last tiles
+// of 44 / 88 / 52 rows) 138.7-142.1 / 199.9 / 476.9-485.6 -> 98.8-100.5 / 160.4-161.6 /
+// 451.3-461.7 us; 1000 rows (232) 209.9-208.5 -> 208.6-211.4, no faster: they keep M rows. The
+// pre-pass copies of BF16 activations (weight-only) were not measured and keep M rows.
+constexpr std::int64_t workspace_activation_rows(std::int64_t m, int m_pad, bool mx_activation) {
+  const std::int64_t tiles = (m + m_pad - 1) / m_pad, last = m - (tiles - 1) * m_pad;
+  return mx_activation && tiles > 1 && 2 * last <= m_pad ? tiles * m_pad : m;
+}
+
 // Ring stages of K: `parts` 128-K stages (two sub-stages) each.
 MXGEMM_HOST_DEVICE constexpr std::int64_t split_k_ring_stages(std::int64_t k, int parts = kSplitKParts) {
   const std::int64_t ring_k = std::int64_t{parts} * 2 * kStreamSubStageK;
