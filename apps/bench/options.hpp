@@ -70,11 +70,14 @@ struct Options {
                                         : detail::StreamSplitK::Auto;
   }
   // The streaming kernel's 192-row tiles and padded workspace activation in the mxgemm column
-  // (detail::StreamWidth192, detail::StreamPaddedWorkspace): "auto" or "never".
+  // (detail::StreamWidth192, detail::StreamPaddedWorkspace): "auto" or "never" (192-row tiles
+  // also "always": BF16 activations too).
   std::string width_192 = "auto";
   std::string padded_ws = "auto";
   detail::StreamWidth192 width_192_mode() const {
-    return width_192 == "never" ? detail::StreamWidth192::Never : detail::StreamWidth192::Auto;
+    return width_192 == "never"    ? detail::StreamWidth192::Never
+           : width_192 == "always" ? detail::StreamWidth192::Always
+                                   : detail::StreamWidth192::Auto;
   }
   detail::StreamPaddedWorkspace padded_ws_mode() const {
     return padded_ws == "never" ? detail::StreamPaddedWorkspace::Never : detail::StreamPaddedWorkspace::Auto;

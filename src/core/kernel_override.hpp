@@ -49,8 +49,9 @@ StreamMxValues stream_mx_values();
 
 // The streaming kernel's 192-row activation tiles (wgmma n = 192) for 129..192 rows where the
 // 256-row tiles would run: Auto where width_192_taken (MXFP8 activations), Never the 256-row
-// tiles (the choice before session 46), so that the benchmark compares the two.
-enum class StreamWidth192 { Auto, Never };
+// tiles (the choice before session 46), Always for BF16 activations too (not yet measured), so
+// that the benchmark compares them.
+enum class StreamWidth192 { Auto, Never, Always };
 
 StreamWidth192 set_stream_width_192(StreamWidth192 mode);
 StreamWidth192 stream_width_192();

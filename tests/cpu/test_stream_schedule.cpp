@@ -346,6 +346,8 @@ TEST(StreamSchedule, Width192TakesMxfp8RowsOf129To192) {
   EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 193, true));   // 256-row tiles
   EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 160, false));  // BF16 activations: not measured
   EXPECT_FALSE(width_192_taken(StreamWidth192::Never, 160, true));
+  EXPECT_TRUE(width_192_taken(StreamWidth192::Always, 160, false));  // (to time BF16 activations)
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Always, 200, false));
 }
 
 TEST(StreamSchedule, WorkspaceActivationPadsALastTileOfAtMostHalfItsRows) {

@@ -140,7 +140,8 @@ constexpr bool two_warpgroup_fill_preferred(std::int64_t m, std::int64_t k, bool
 // 56.4-56.0 / 56.5-56.6 / 58.3-57.8 -> 45.8-46.0 / 46.1-46.7 / 46.3-47.4 us (cuBLAS bf16
 // 53.5-56.7). BF16 activations (weight-only) were not measured: they keep the 256-row tiles.
 constexpr bool width_192_taken(detail::StreamWidth192 mode, std::int64_t m, bool mx_activation) {
-  return mode == detail::StreamWidth192::Auto && mx_activation && m > 128 && m <= 192;
+  const bool taken = mode == detail::StreamWidth192::Always || (mode == detail::StreamWidth192::Auto && mx_activation);
+  return taken && m > 128 && m <= 192;
 }
 
 // The rows of an MXFP8 activation's pre-pass copy in the workspace (its tensor map's rows) for
