@@ -70,6 +70,9 @@ struct StreamLaunch {
   // A BF16 activation of more than 16 rows goes through the fp16 values form's pre-pass
   // (bf16_rows_in_f16).
   bool x_f16_rows = false;
+
+  // An MXFP8 activation (its pre-pass marks rows for the exact path and may pad its copy).
+  bool mx_activation() const { return x_exact.dtype == DType::E4M3 || x_exact.dtype == DType::E5M2; }
 };
 
 // A value the pre-pass writes into the rows it marks, and the split reduction's CTAs into the
@@ -146,15 +149,14 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   // The MXFP8 pre-passes, and the codes form's and fp16 values form's of a BF16 activation, mark
   // rows for the exact path.
   const bool marks =
-      !direct && (kCodes || row_scaled || l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2);
+      !direct && (kCodes || row_scaled || l.mx_activation());
 
   // Workspace: the 16-bit activation (M x Kp, 1 KB aligned) unless read in place, its block
   // scales in the codes form (ceil(K/32) rows of kMPad fp32), the pre-pass's row marks, 2
   // partial slots per CTA, each CTA's list of exact-path tiles, and the weight's scale
   // chunks when they are not usable in place.
   const std::int64_t kp = static_cast<std::int64_t>(p.scale_cols) * 32;
-  const bool mx_activation = l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2;
-  const std::int64_t x_rows = direct ? p.m : prepass_activation_rows(p.m, kMPad, mx_activation);
+  const std::int64_t x_rows = direct ? p.m : prepass_activation_rows(p.m, kMPad, l.mx_activation());
   const std::int64_t x_bytes = direct ? 0 : round_up(x_rows * kp * 2, 1024);
   const std::int64_t sx_bytes = kCodes ? round_up(std::int64_t{p.scale_cols} * kMPad * 4, 1024) : 0;
   const std::int64_t marks_bytes = marks ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
@@ -294,7 +296,7 @@ void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   else if (l.m <= 64) launch_padded<64, false, kPermutedX>(l, b, prepass, stream);
   else if (l.m <= 128 || !wide_tiles_preferred(l.d.dtype, b.data.cols))
     launch_padded<128, false, kPermutedX>(l, b, prepass, stream);
-  else if (width_192_taken(detail::stream_width_192(), l.m, l.x_exact.dtype == DType::E4M3 || l.x_exact.dtype == DType::E5M2))
+  else if (width_192_taken(detail::stream_width_192(), l.m, l.mx_activation()))
     launch_padded<192, false, kPermutedX>(l, b, prepass, stream);
   else launch_padded<256, false, kPermutedX>(l, b, prepass, stream);
 }
