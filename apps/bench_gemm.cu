@@ -364,7 +364,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "never", "always", "clusters", "wide-clusters"}));
   app.add_option("--width-192", o.width_192,
                  "the streaming kernel's 192-row tiles for 129..192 rows in the mxgemm column: auto (the "
-                 "library's: MXFP8 activations), never (256-row tiles), always (BF16 activations too)")
+                 "library's), never (256-row tiles), always (every M above 128, in tiles of 192 rows)")
       ->check(CLI::IsMember({"auto", "never", "always"}));
   app.add_option("--padded-ws", o.padded_ws,
                  "the MXFP8 pre-pass's activation padded to whole tiles in the workspace (mxgemm "

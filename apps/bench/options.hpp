@@ -71,7 +71,7 @@ struct Options {
   }
   // The streaming kernel's 192-row tiles and padded workspace activation in the mxgemm column
   // (detail::StreamWidth192, detail::StreamPaddedWorkspace): "auto" or "never" (192-row tiles
-  // also "always": BF16 activations too).
+  // also "always": every M above 128).
   std::string width_192 = "auto";
   std::string padded_ws = "auto";
   detail::StreamWidth192 width_192_mode() const {

@@ -339,15 +339,24 @@ TEST(StreamSchedule, TwoWarpgroupSplitClustersFillTheSms) {
   EXPECT_FALSE(two_warpgroup_split_preferred(65, 8192, false));
 }
 
-TEST(StreamSchedule, Width192TakesMxfp8RowsOf129To192) {
+TEST(StreamSchedule, Width192TakesRowsWhereItNeedsNoMoreTilesThan256) {
   using detail::StreamWidth192;
-  EXPECT_TRUE(width_192_taken(StreamWidth192::Auto, 129, true));
-  EXPECT_TRUE(width_192_taken(StreamWidth192::Auto, 192, true));
-  EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 193, true));   // 256-row tiles
-  EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 160, false));  // BF16 activations: not measured
-  EXPECT_FALSE(width_192_taken(StreamWidth192::Never, 160, true));
-  EXPECT_TRUE(width_192_taken(StreamWidth192::Always, 160, false));  // (to time BF16 activations)
-  EXPECT_FALSE(width_192_taken(StreamWidth192::Always, 200, false));
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 128));  // 128-row tiles
+  EXPECT_TRUE(width_192_taken(StreamWidth192::Auto, 129));
+  EXPECT_TRUE(width_192_taken(StreamWidth192::Auto, 192));
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 193));  // two tiles of 192, one of 256
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 256));
+  EXPECT_TRUE(width_192_taken(StreamWidth192::Auto, 257));   // two either way
+  EXPECT_TRUE(width_192_taken(StreamWidth192::Auto, 384));
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 385));
+  EXPECT_TRUE(width_192_taken(StreamWidth192::Auto, 513));   // three either way
+  EXPECT_TRUE(width_192_taken(StreamWidth192::Auto, 576));
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 577));
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Auto, 900));  // five against four
+  for (std::int64_t m = 577; m <= 70000; ++m) ASSERT_FALSE(width_192_taken(StreamWidth192::Auto, m)) << m;
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Never, 160));
+  EXPECT_TRUE(width_192_taken(StreamWidth192::Always, 900));  // (to time more tiles of 192 rows)
+  EXPECT_FALSE(width_192_taken(StreamWidth192::Always, 128));
 }
 
 TEST(StreamSchedule, WorkspaceActivationPadsALastTileOfAtMostHalfItsRows) {
@@ -359,6 +368,8 @@ TEST(StreamSchedule, WorkspaceActivationPadsALastTileOfAtMostHalfItsRows) {
   EXPECT_EQ(workspace_activation_rows(512, 256, true), 512);     // whole tiles
   EXPECT_EQ(workspace_activation_rows(200, 256, true), 200);     // one tile: boxes of M rows
   EXPECT_EQ(workspace_activation_rows(300, 256, false), 300);    // BF16 activations: not measured
+  EXPECT_EQ(workspace_activation_rows(257, 192, true), 384);     // 192-row tiles: last tile 65
+  EXPECT_EQ(workspace_activation_rows(300, 192, true), 300);     // 108
 }
 
 // A cluster's CTAs are consecutive: CTA c runs tile c / k_split over its rank's range, and the

@@ -228,8 +228,9 @@ TEST(GpuStreamGemm, TwoWarpgroupSplitIsTakenFrom33To64Rows) {
 // not reach the output of the next. Each pair runs `full` rows whose rows from m on have NaN
 // scales, then their first m rows, on the same K: the codes forms (8 and 16 rows), the 32-row
 // values form, the 64-row split in clusters (N = 1000, K = 4096, as Auto takes it), the 64-row
-// one-tile-a-CTA split (forced), 128-, 192- and 256-row tiles, and two 256-row tiles (the second
-// one's rows past M in the workspace's padded rows: workspace_activation_rows).
+// one-tile-a-CTA split (forced), 128-, 192- and 256-row tiles, and two 192-row tiles and three
+// 256-row ones (the last one's rows past M in the workspace's padded rows:
+// workspace_activation_rows).
 TEST(GpuStreamGemm, StaleRowsPastMStayOutOfTheOutput) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
@@ -241,7 +242,7 @@ TEST(GpuStreamGemm, StaleRowsPastMStayOutOfTheOutput) {
                         {32, 17, 300, 4112, detail::StreamSplitK::Auto},  {64, 33, 1000, 4096, detail::StreamSplitK::Auto},
                         {64, 50, 136, 4096, detail::StreamSplitK::Always}, {128, 65, 300, 1040, detail::StreamSplitK::Auto},
                         {192, 129, 300, 1040, detail::StreamSplitK::Auto}, {256, 193, 300, 1040, detail::StreamSplitK::Auto},
-                        {512, 300, 300, 1040, detail::StreamSplitK::Auto}};
+                        {384, 257, 300, 1040, detail::StreamSplitK::Auto}, {768, 600, 300, 1040, detail::StreamSplitK::Auto}};
   std::mt19937 rng = fresh_rng();
   for (const Case& c : cases) {
     const detail::ScopedStreamSplitK split(c.split);

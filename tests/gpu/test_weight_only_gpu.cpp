@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/wide_random.hpp"
+#include "cuda/sm90/stream_schedule.hpp"
 #include "gpu/gemm_test_utils.hpp"
 
 namespace mxgemm::testing {
@@ -146,6 +147,42 @@ TEST(GpuWeightOnly, StagedStoreWithBiasCoversTails) {
   }
 }
 
+// Tiles of 192 rows (width_192_taken, wgmma n = 192): one (129..192 rows), two (300) and three
+// (520). BF16 activations read in place and copied by the pre-pass (an odd row pitch), FP16 ones,
+// N and K tails, K = 8192 (BF16 out's whole unpromoted chain) and 4112 (FP32 out, promoted), bias
+// and alpha, every row written and nothing outside; the same bits on a second run. (FP16 activations: weight
+// scales in their fp16 window, as in Fp16ActivationsMatchReference.)
+TEST(GpuWeightOnly, TilesOf192RowsMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  std::mt19937 rng = fresh_rng();
+  struct Case {
+    std::int64_t m, n, k, stride_pad;
+    DType a, out;
+  };
+  const Case cases[] = {{129, 1030, 8192, 8, DType::BF16, DType::BF16}, {160, 520, 2032, 5, DType::BF16, DType::FP16},
+                        {192, 300, 4112, 0, DType::BF16, DType::FP32},  {150, 257, 1008, 0, DType::FP16, DType::BF16},
+                        {177, 136, 4112, 3, DType::FP16, DType::FP32},  {300, 520, 1040, 8, DType::BF16, DType::BF16},
+                        {520, 136, 2064, 0, DType::FP16, DType::FP32}};
+  for (const Case& c : cases) {
+    ASSERT_TRUE(sm90::width_192_taken(detail::stream_width_192(), c.m));
+    ASSERT_TRUE(sm90::wide_tiles_preferred(c.out, c.k)) << "the 128-row tiles would run";
+    const HostWide a = random_wide(c.m, c.k, c.a, rng, 1.0, c.stride_pad);
+    MxOptions o;
+    if (c.a == DType::FP16) o.scale_lo = 106, o.scale_hi = 122;
+    const HostMxOperand w = random_mx_operand(c.n, c.k, rng, o);
+    const std::vector<std::uint8_t> bias_bytes = random_bias(c.n, DType::FP32, rng);
+    const ConstMatrixView bias(bias_bytes.data(), 1, c.n, c.n, DType::FP32, Memory::Host);
+    const std::string what = std::string(dtype_name(c.a)) + " a, " + shape_name(c.m, c.n, c.k) + " out=" +
+                             dtype_name(c.out) + " pad=" + std::to_string(c.stride_pad);
+    const GpuResult g = run_weight_only(a, w, &bias, c.out, -0.75f);
+    if (g.unsupported) GTEST_SKIP() << "no weight-only kernel on this backend";
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+    expect_weight_only_matches(a, w, &bias, -0.75f, g, what);
+    EXPECT_EQ(g.out.bytes, run_weight_only(a, w, &bias, c.out, -0.75f).out.bytes) << what << ": a second run differs";
+  }
+}
+
 // Up to 16 rows: the skinny kernel (activation rows 16-byte aligned: pitch pad 8) and the
 // streaming kernel (forced, and what an unaligned pitch runs), with bias and alpha, N and K
 // tails, a K cut into several ranges per tile.
@@ -235,7 +272,8 @@ TEST(GpuWeightOnly, NanPropagatesAndRunsAreBitwiseIdentical) {
 // workspace: the codes form's pre-pass (8 rows, then 3), the copy of rows TMA cannot read in
 // place (a row stride of 4100 elements: 40 rows, then 33, the 64-row split in clusters at N =
 // 1000, K = 4096). In place: 13 rows (16-row values form; also FP16), 27 (32 rows), 33 (the
-// 64-row split in clusters), 50 (64-row tiles), 100 (128) and 200 (256).
+// 64-row split in clusters), 50 (64-row tiles), 100 (128), 150 (192), 200 (256) and 300 (two
+// of 192).
 TEST(GpuWeightOnly, StaleRowsPastMStayOutOfTheOutput) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();
@@ -247,7 +285,8 @@ TEST(GpuWeightOnly, StaleRowsPastMStayOutOfTheOutput) {
                         {16, 13, 300, 1040, 0, DType::BF16},   {16, 11, 300, 1040, 0, DType::FP16},
                         {32, 27, 300, 4112, 0, DType::BF16},   {64, 33, 1000, 4096, 0, DType::BF16},
                         {64, 50, 300, 2048, 0, DType::BF16},   {128, 100, 300, 1040, 0, DType::BF16},
-                        {256, 200, 300, 1040, 0, DType::BF16}};
+                        {192, 150, 300, 1040, 0, DType::BF16}, {256, 200, 300, 1040, 0, DType::BF16},
+                        {384, 300, 300, 1040, 0, DType::BF16}};
   for (const Case& c : cases) {
     HostWide full = random_wide(c.full, c.k, c.dtype, rng, 1.0, c.stride_pad);
     const HostMxOperand w = random_mx_operand(c.n, c.k, rng);
@@ -425,7 +464,7 @@ TEST(GpuWeightOnly, CodesFormKeepsOrMarksActivationBlocksExactly) {
 // stream_gemm_kernel.cuh): the weight enters as code x 2^(s - 127 + kF16WeightShift) in fp16,
 // exact inside the fp16 window (scale bytes 103..123 for E4M3, scale_window.cuh). Weight
 // scales inside it (106..122: block maxima up to 448 x 2^-5), every row count form (1, 16, 17,
-// 33, 65 rows; 130 and 300, the 128- and 256-row tiles; 2100, several waves), N and K tails,
+// 33, 65 rows; 130 and 300, the 192- and 256-row tiles; 2100, several waves), N and K tails,
 // both layouts, bias, odd row pitches (the pre-pass copy), every output type; against the
 // reference with the summation tolerance, bitwise the same run to run.
 MxOptions fp16_window_scales(std::int64_t shape, ScaleLayout layout = ScaleLayout::Swizzled128x4) {

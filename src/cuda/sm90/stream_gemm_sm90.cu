@@ -296,9 +296,9 @@ void launch_values(const StreamLaunch& l, const ConstMxOperand& b, const Prepass
   else if (l.m <= 64) launch_padded<64, false, kPermutedX>(l, b, prepass, stream);
   else if (l.m <= 128 || !wide_tiles_preferred(l.d.dtype, b.data.cols))
     launch_padded<128, false, kPermutedX>(l, b, prepass, stream);
-  else if (width_192_taken(detail::stream_width_192(), l.m, l.mx_activation()))
-    launch_padded<192, false, kPermutedX>(l, b, prepass, stream);
-  else launch_padded<256, false, kPermutedX>(l, b, prepass, stream);
+  else if (width_192_taken(detail::stream_width_192(), l.m))
+    launch_padded<kNarrowWideTileRows, false, kPermutedX>(l, b, prepass, stream);
+  else launch_padded<kWideTileRows, false, kPermutedX>(l, b, prepass, stream);
 }
 
 // FP16 activations take the codes form only on weights of more elements than this (launch_rows).

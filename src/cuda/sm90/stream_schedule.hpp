@@ -18,7 +18,7 @@
 #include <initializer_list>
 
 #include "core/kernel_override.hpp"  // detail::StreamWidth192
-#include "mxgemm/layout.hpp"  // MXGEMM_HOST_DEVICE
+#include "mxgemm/layout.hpp"  // MXGEMM_HOST_DEVICE, ceil_div
 
 namespace mxgemm::sm90 {
 
@@ -134,14 +134,23 @@ constexpr bool two_warpgroup_fill_preferred(std::int64_t m, std::int64_t k, bool
   // (Permuted rows are never FP16 activations: those run in their natural K order.)
   return permuted_x && k <= kTwoWarpgroupFillMaxK && two_warpgroup_split_preferred(m, k, false);
 }
-// 129..192 MXFP8 activation rows in one 192-row tile (wgmma n = 192) where the 256-row tiles
-// would run (wide_tiles_preferred). H100, same binary, two rounds (session 46,
-// bench/results/s46/call4, --width-192 never against auto): MXFP8 129 / 160 / 192 x 8192^2
-// 56.4-56.0 / 56.5-56.6 / 58.3-57.8 -> 45.8-46.0 / 46.1-46.7 / 46.3-47.4 us (cuBLAS bf16
-// 53.5-56.7). BF16 activations (weight-only) were not measured: they keep the 256-row tiles.
-constexpr bool width_192_taken(detail::StreamWidth192 mode, std::int64_t m, bool mx_activation) {
-  const bool taken = mode == detail::StreamWidth192::Always || (mode == detail::StreamWidth192::Auto && mx_activation);
-  return taken && m > 128 && m <= 192;
+// Tiles of 192 activation rows (wgmma n = 192) where the 256-row tiles would run
+// (wide_tiles_preferred) and as few of them cover M: 129..192, 257..384 and 513..576 rows, a
+// quarter less tensor work in the same number of tiles. More tiles of 192 rows than of 256 lost
+// (900 rows, 5 against 4: 211.6 -> 221.5 us). H100, same binary, two rounds, --width-192 never
+// against auto: MXFP8 129 / 160 / 192 x 8192^2 56.4-56.0 / 56.5-56.6 / 58.3-57.8 -> 45.8-46.0 /
+// 46.1-46.7 / 46.3-47.4 us (session 46, bench/results/s46/call4). H200, same binary (session 47,
+// bench/results/s47/call2, two rounds at 129..192): weight-only (BF16 activations read in place)
+// 129 / 160 / 192 x 8192^2 55.7 / 56.6 / 57.5-56.8 -> 49.7 / 50.4-50.6 / 50.4-51.0, FP16
+// activations 54.1-54.3 / 54.3-54.5 / 55.4-55.6 -> 46.8-47.1 / 47.3-47.4 / 47.7, 160 x 4096 /
+// 28672 x 8192 39.4 / 201.9 -> 34.9 / 177.4; several tiles (one round), MXFP8 300 / 384 / 520 /
+// 576 x 8192^2 100.0 / 101.8 / 159.9 / 164.9 -> 94.4 / 84.8 / 133.2 / 137.2, weight-only 119.2 /
+// 97.2 / 182.0 / 174.2 -> 86.3 / 89.7 / 142.3 / 143.8. (Always: 192-row tiles at every M above
+// 128, to time them where they need more tiles.)
+constexpr int kWideTileRows = 256, kNarrowWideTileRows = 192;
+constexpr bool width_192_taken(detail::StreamWidth192 mode, std::int64_t m) {
+  if (m <= 128 || mode == detail::StreamWidth192::Never) return false;
+  return mode == detail::StreamWidth192::Always || ceil_div(m, kNarrowWideTileRows) == ceil_div(m, kWideTileRows);
 }
 
 // The rows of an MXFP8 activation's pre-pass copy in the workspace (its tensor map's rows) for
@@ -155,7 +164,7 @@ constexpr bool width_192_taken(detail::StreamWidth192 mode, std::int64_t m, bool
 // 451.3-461.7 us; 1000 rows (232) 209.9-208.5 -> 208.6-211.4, no faster: they keep M rows. The
 // pre-pass copies of BF16 activations (weight-only) were not measured and keep M rows.
 constexpr std::int64_t workspace_activation_rows(std::int64_t m, int m_pad, bool mx_activation) {
-  const std::int64_t tiles = (m + m_pad - 1) / m_pad, last = m - (tiles - 1) * m_pad;
+  const std::int64_t tiles = ceil_div(m, m_pad), last = m - (tiles - 1) * m_pad;
   return mx_activation && tiles > 1 && 2 * last <= m_pad ? tiles * m_pad : m;
 }
 
