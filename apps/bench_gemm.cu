@@ -363,8 +363,9 @@ int main(int argc, char** argv) {
                  "wide-clusters (33..64 rows: the 128-row tiles' clusters)")
       ->check(CLI::IsMember({"auto", "never", "always", "clusters", "wide-clusters"}));
   app.add_option("--width-192", o.width_192,
-                 "the streaming kernel's 192-row tiles for 129..192 rows in the mxgemm column: auto (the "
-                 "library's), never (256-row tiles), always (every M above 128, in tiles of 192 rows)")
+                 "the streaming kernel's 192-row tiles in the mxgemm column: auto (the library's: where "
+                 "as few of them as of 256 rows cover M), never (256-row tiles), always (every M "
+                 "above 128, in tiles of 192 rows)")
       ->check(CLI::IsMember({"auto", "never", "always"}));
   app.add_option("--padded-ws", o.padded_ws,
                  "the MXFP8 pre-pass's activation padded to whole tiles in the workspace (mxgemm "

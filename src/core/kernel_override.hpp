@@ -47,9 +47,9 @@ enum class StreamMxValues { Auto, Bf16, F16 };
 StreamMxValues set_stream_mx_values(StreamMxValues form);
 StreamMxValues stream_mx_values();
 
-// The streaming kernel's 192-row activation tiles (wgmma n = 192) for 129..192 rows where the
-// 256-row tiles would run: Auto where width_192_taken, Never the 256-row tiles (the choice before
-// sessions 46 and 47), Always at every M above 128 (also where they need more tiles than 256
+// The streaming kernel's 192-row activation tiles (wgmma n = 192) where the 256-row tiles would
+// run: Auto where width_192_taken (as many tiles as of 256 rows), Never the 256-row tiles (the
+// choice before sessions 46 and 47), Always at every M above 128 (also where they need more tiles than 256
 // rows, which lost: session 47), so that the benchmark compares them.
 enum class StreamWidth192 { Auto, Never, Always };
 

@@ -1,4 +1,5 @@
-// The streaming kernel for 129..192 activation rows (three quarters of the 256-row tile's tensor work), the activation in either K order (values form).
+// The streaming kernel in tiles of 192 activation rows (width_192_taken; three quarters of the
+// 256-row tile's tensor work), the activation in either K order (values form).
 #include "cuda/sm90/stream_gemm_launch.cuh"
 
 namespace mxgemm::sm90 {
