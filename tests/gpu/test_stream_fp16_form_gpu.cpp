@@ -72,7 +72,8 @@ TEST(GpuStreamFp16Form, GivesTheBf16FormsBits) {
 // (20, 40, 100, 300 rows), both layouts. Row 3: its top block (scale 127) of zero codes, and block
 // 5, of E4M3's least subnormal codes (+-2^-9), at 104, 23 below: in fp16 they would be 2^-25,
 // which rounds to zero, so the row is marked and its tiles take the exact path (row 3 the
-// reference's; rows 256.. of 300 stay on the fast path, whose FP32 sums meet the usual
+// reference's; so is the last row, marked the same way: at 300 rows in the second activation tile;
+// the other rows of tiles without a mark stay on the fast path, whose FP32 sums meet the usual
 // tolerance, not the exact path's bits). Row 4: the same at 105, 22 below, with codes as a
 // quantizer leaves them (448, 2^-9, a normal one): fp16's least subnormal 2^-24 for 2^-9, on the
 // fast path. Row 9: row 3's block at 105, codes of 2^-9 only, which no quantizer gives (a block's
@@ -128,19 +129,24 @@ TEST(GpuStreamFp16Form, RowsBeyondItsSpanTakeTheExactPath) {
     std::int64_t nonzero = 0;
     for (std::int64_t j = 0; j < n; ++j) nonzero += fast.out.at(9, j) != 0.0f;
     EXPECT_GT(nonzero, n / 2) << what << ": row 9's subnormal activations were flushed";
+    // Row 3 and the last row (in the last activation tile: 300 rows are two tiles) marked.
     spread_row(a, 3, 127 - 23, false);
+    spread_row(a, m - 1, 127 - 23, false);
     const GpuResult marked = run_gpu(a, b, DType::FP32, 1.0f, 0, kStreaming);
     EXPECT_TRUE(marked.guards_intact && marked.gap_untouched) << what << ": written outside the output";
     EXPECT_EQ(marked.unwritten, 0) << what << ": outputs left unwritten";
     const HostOutput ref = run_reference(a, b, DType::FP32, 1.0f);
     expect_matches_reference(a, b, marked, 1.0f, what + ", 23 below the top");
-    std::int64_t row3_differ = 0;
-    for (std::int64_t j = 0; j < n; ++j)
-      row3_differ += !(std::fabs(marked.out.at(3, j) - ref.at(3, j)) <= 1e-5 * std::fabs(ref.at(3, j)));
-    EXPECT_EQ(row3_differ, 0) << what << ": row 3, 23 below the top, is not the exact path's";
-    nonzero = 0;
-    for (std::int64_t j = 0; j < n; ++j) nonzero += marked.out.at(3, j) != 0.0f;
-    EXPECT_GT(nonzero, n / 2) << what << ": row 3's products were lost";
+    for (const std::int64_t row : {std::int64_t{3}, m - 1}) {
+      std::int64_t differ = 0;
+      nonzero = 0;
+      for (std::int64_t j = 0; j < n; ++j) {
+        differ += !(std::fabs(marked.out.at(row, j) - ref.at(row, j)) <= 1e-5 * std::fabs(ref.at(row, j)));
+        nonzero += marked.out.at(row, j) != 0.0f;
+      }
+      EXPECT_EQ(differ, 0) << what << ": row " << row << ", 23 below the top, is not the exact path's";
+      EXPECT_GT(nonzero, n / 2) << what << ": row " << row << "'s products were lost";
+    }
   }
 }
 
