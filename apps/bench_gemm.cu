@@ -177,6 +177,7 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
   if (o.split_k != "auto") std::printf("mxgemm column: the streaming kernel's K split forced: %s\n", o.split_k.c_str());
   if (o.width_192 != "auto") std::printf("mxgemm column: 192-row tiles: %s\n", o.width_192.c_str());
   if (o.padded_ws != "auto") std::printf("mxgemm column: padded workspace activation: %s\n", o.padded_ws.c_str());
+  if (o.tma_store != "auto") std::printf("mxgemm column: staged store by TMA: %s\n", o.tma_store.c_str());
   std::printf("device: %s, %d SMs, L2 %.0f MiB; mxgemm backend: %s; cuBLASLt %zu; bf16 via %s; "
               "fp8 fast accumulation %s\n",
               gpu.prop.name, gpu.prop.multiProcessorCount, l2_mb, info.name.c_str(),
@@ -370,6 +371,10 @@ int main(int argc, char** argv) {
   app.add_option("--padded-ws", o.padded_ws,
                  "the MXFP8 pre-pass's activation padded to whole tiles in the workspace (mxgemm "
                  "column): auto (the library's), never (M rows)")
+      ->check(CLI::IsMember({"auto", "never"}));
+  app.add_option("--tma-store", o.tma_store,
+                 "the streaming kernel's staged store of 16-bit outputs (mxgemm column): auto (the "
+                 "library's: TMA writes the staged rows), never (the math threads write them)")
       ->check(CLI::IsMember({"auto", "never"}));
   app.add_option("--mx-out", o.mx_out,
                  "output type of the mxgemm columns (the peers keep BF16; the checks round it to BF16)")

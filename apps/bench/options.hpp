@@ -82,6 +82,12 @@ struct Options {
   detail::StreamPaddedWorkspace padded_ws_mode() const {
     return padded_ws == "never" ? detail::StreamPaddedWorkspace::Never : detail::StreamPaddedWorkspace::Auto;
   }
+  // The staged store's rows written by TMA (detail::StreamTmaStore): "auto" or "never" (the math
+  // threads write them).
+  std::string tma_store = "auto";
+  detail::StreamTmaStore tma_store_mode() const {
+    return tma_store == "never" ? detail::StreamTmaStore::Never : detail::StreamTmaStore::Auto;
+  }
 };
 
 struct Shape {

@@ -121,6 +121,7 @@ class ShapeBench {
         const detail::ScopedStreamWidth192 width_192(m == kMx ? o_.width_192_mode() : detail::StreamWidth192::Auto);
         const detail::ScopedStreamPaddedWorkspace padded(m == kMx ? o_.padded_ws_mode()
                                                                   : detail::StreamPaddedWorkspace::Auto);
+        const detail::ScopedStreamTmaStore tma_store(m == kMx ? o_.tma_store_mode() : detail::StreamTmaStore::Auto);
         const int c = i % cm_;
         if (o_.weight_only()) {
           const bool f16 = o_.fp16_activation();

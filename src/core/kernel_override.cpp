@@ -10,6 +10,7 @@ thread_local StreamSplitK current_split_k = StreamSplitK::Auto;
 thread_local StreamMxValues current_mx_values = StreamMxValues::Auto;
 thread_local StreamWidth192 current_width_192 = StreamWidth192::Auto;
 thread_local StreamPaddedWorkspace current_padded_workspace = StreamPaddedWorkspace::Auto;
+thread_local StreamTmaStore current_tma_store = StreamTmaStore::Auto;
 }  // namespace
 
 Sm90Kernel set_sm90_kernel(Sm90Kernel kernel) { return std::exchange(current, kernel); }
@@ -37,5 +38,9 @@ StreamPaddedWorkspace set_stream_padded_workspace(StreamPaddedWorkspace mode) {
 }
 
 StreamPaddedWorkspace stream_padded_workspace() { return current_padded_workspace; }
+
+StreamTmaStore set_stream_tma_store(StreamTmaStore mode) { return std::exchange(current_tma_store, mode); }
+
+StreamTmaStore stream_tma_store() { return current_tma_store; }
 
 }  // namespace mxgemm::detail

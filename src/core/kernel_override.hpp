@@ -64,6 +64,14 @@ enum class StreamPaddedWorkspace { Auto, Never };
 StreamPaddedWorkspace set_stream_padded_workspace(StreamPaddedWorkspace mode);
 StreamPaddedWorkspace stream_padded_workspace();
 
+// The streaming kernel's staged store of 16-bit outputs (stream_epilogue.cuh): Auto hands each
+// round of staged rows to TMA (store_staged_tma: the math threads go on while it writes D),
+// Never has the math threads write them (store_staged), so that the benchmark compares them.
+enum class StreamTmaStore { Auto, Never };
+
+StreamTmaStore set_stream_tma_store(StreamTmaStore mode);
+StreamTmaStore stream_tma_store();
+
 // Sets a choice for one scope and restores the previous one after.
 template <typename T, T (*kSet)(T)>
 class ScopedChoice {
@@ -82,5 +90,6 @@ using ScopedStreamSplitK = ScopedChoice<StreamSplitK, set_stream_split_k>;
 using ScopedStreamMxValues = ScopedChoice<StreamMxValues, set_stream_mx_values>;
 using ScopedStreamWidth192 = ScopedChoice<StreamWidth192, set_stream_width_192>;
 using ScopedStreamPaddedWorkspace = ScopedChoice<StreamPaddedWorkspace, set_stream_padded_workspace>;
+using ScopedStreamTmaStore = ScopedChoice<StreamTmaStore, set_stream_tma_store>;
 
 }  // namespace mxgemm::detail

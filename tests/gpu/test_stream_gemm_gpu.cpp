@@ -505,11 +505,13 @@ TEST(GpuStreamGemm, HalvesOfTheKMatchReference) {
   if (sms == 132) EXPECT_EQ(halves, 4) << "the shapes were picked to cut every tile in halves on 132 SMs";
 }
 
-// 16-bit outputs of the two-warpgroup tiles (64, 128, 256 activation rows) go through shared
-// memory and leave in 16-byte pieces where D's base and row pitch allow (store_staged): M tails
-// inside a 32-row round, N tails inside a 16-byte piece (the last columns written one by one),
-// row pitches of 8-element multiples with and without a gap; the gap between rows must keep
-// its sentinel. Unaligned pitches keep the direct store (the other tests' d_pad of 3).
+// 16-bit outputs of the two-warpgroup tiles (64, 128, 192, 256 activation rows) go through
+// shared memory where D's base and row pitch allow, and TMA writes them (store_staged_tma; with
+// detail::StreamTmaStore::Never the math threads do, in 16-byte pieces: store_staged): M tails
+// inside a 32-row round, N tails inside a 16-byte piece and inside a box, row pitches of
+// 8-element multiples with and without a gap; the gap between rows must keep its sentinel; paired
+// halves of an odd number of rounds (257 rows: 192-row tiles). Both ways give the same bits.
+// Unaligned pitches keep the direct store (the other tests' d_pad of 3).
 TEST(GpuStreamGemm, StagedStoreCoversTailsAndPitches) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
@@ -530,6 +532,11 @@ TEST(GpuStreamGemm, StagedStoreCoversTailsAndPitches) {
       expect_matches_reference(a, b, r1, -0.5f, what);
       const GpuResult r2 = run_gpu(a, b, out, -0.5f, s[3], kStreaming);
       EXPECT_EQ(r1.out.bytes, r2.out.bytes) << what << ": a second run differs";
+      // The rows written by the math threads instead of TMA: the same bits.
+      const detail::ScopedStreamTmaStore by_threads(detail::StreamTmaStore::Never);
+      const GpuResult r3 = run_gpu(a, b, out, -0.5f, s[3], kStreaming);
+      EXPECT_TRUE(r3.guards_intact && r3.gap_untouched && r3.unwritten == 0) << what << ": without TMA";
+      EXPECT_EQ(r1.out.bytes, r3.out.bytes) << what << ": TMA's store and the threads' differ";
     }
   }
 }

@@ -182,6 +182,27 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const void* tensor_map, s
                                             std::int32_t x, std::int32_t y, std::uint64_t policy) {
   tma_load_2d(smem_addr(dst), tensor_map, smem_addr(bar), x, y, policy);
 }
+// Stores shared memory at `src` as the box at (x = inner coordinate, y = row) of a 2-D tensor
+// map; elements outside the tensor are not written. Asynchronous: the calling thread commits
+// its stores into a bulk group (bulk_commit_group) and waits on it (bulk_wait_group_read before
+// `src` is written again, bulk_wait_group before the grid may end). PTX ISA 9.7.9.25.5.2.
+__device__ __forceinline__ void tma_store_2d(const void* tensor_map, std::uint32_t src, std::int32_t x,
+                                             std::int32_t y) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(tensor_map),
+               "r"(src), "r"(x), "r"(y)
+               : "memory");
+}
+__device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+// Until at most kPending of this thread's bulk groups still read their shared memory.
+template <int kPending>
+__device__ __forceinline__ void bulk_wait_group_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(kPending) : "memory");
+}
+// Until at most kPending of this thread's bulk groups are incomplete (their writes done).
+template <int kPending>
+__device__ __forceinline__ void bulk_wait_group() {
+  asm volatile("cp.async.bulk.wait_group %0;" ::"n"(kPending) : "memory");
+}
 // An L2 policy that makes the lines an access touches the first to be evicted (data read
 // once: a streamed weight).
 __device__ __forceinline__ std::uint64_t l2_policy_evict_first() {

@@ -121,6 +121,10 @@ struct StreamGemmParams {
   // The early fixup of a tile in two parts (stream_gemm_kernel.cuh): Auto (the library's), or
   // Never / Always for tests.
   detail::StreamEarlyFixup early_fixup;
+  // The staged store hands its rows to TMA (store_staged_tma) through d_map: D as bytes, M rows
+  // of 2 N, boxes of 32 rows x 128 bytes, 128B-swizzled. Only where the staged store runs.
+  bool d_by_tma;
+  CUtensorMap d_map;
 };
 
 // The skinny kernel (skinny_gemm_kernel.cuh): D = alpha * X W^T for a few activation rows,

@@ -144,6 +144,11 @@ template <int kBlockN>
 constexpr int kStagedPitch = kBlockN * 2 + 16;
 template <int kBlockN>
 constexpr int kStagedBytes = kStagedRows * kStagedPitch<kBlockN>;
+// store_staged_tma: a round's rows in boxes of kStagedRows x 64 16-bit columns (128 bytes, the
+// 128B swizzle's width), two buffers of a tile's 128 columns, 1024-byte aligned.
+constexpr int kStagedBoxBytes = 128;
+constexpr int kStagedTmaBufferBytes = kStagedRows * 256;
+constexpr int kStagedTmaBytes = 2 * kStagedTmaBufferBytes;
 
 __device__ __forceinline__ std::uint16_t out_bits(__nv_bfloat16 v) { return __bfloat16_as_ushort(v); }
 __device__ __forceinline__ std::uint16_t out_bits(__half v) { return __half_as_ushort(v); }
@@ -216,6 +221,65 @@ __device__ __forceinline__ void store_staged(const P& p, const float (&acc)[kAcc
     // The next round overwrites the rows just read (the last round's are read before the
     // buffer's next use: the epilogue of another tile starts after a barrier of all math threads).
     if (round + 1 < rounds) ptx::named_barrier_sync(barrier, kMathThreads);
+  }
+}
+
+// store_staged's steps with TMA writing D: each round's rows go to one of two buffers of
+// shared memory, 128B-swizzled (conflict-free for stmatrix), and math thread 0 hands them to TMA
+// (p.d_map, whose bounds mask D to M x N), so the math threads do not wait for D's writes: one
+// barrier a round instead of two, and no copy through the registers. Round r writes buffer
+// r % 2; before its barrier, thread 0 waits until TMA has read round r - 1's buffer, which round
+// r + 1 writes (after an odd number of rounds, the next tile's round 0 writes the buffer of this
+// tile's last: one more wait and barrier). Math thread 0 waits for every store
+// (ptx::bulk_wait_group) before the kernel ends.
+template <typename T, int kAcc, int kBlockN, int kMathThreads, typename P>
+__device__ __forceinline__ void store_staged_tma(const P& p, const float (&acc)[kAcc], float alpha, int m0, int n0,
+                                                 int warp_row0, int lane, int math_tid, std::uint8_t* buf,
+                                                 std::uint32_t barrier, bool skip, int rounds) {
+  static_assert(sizeof(T) == 2, "16-bit outputs");
+  static_assert(kAcc % 16 == 0, "whole rounds of kStagedRows activation rows");
+  static_assert(kBlockN * 2 == 2 * kStagedBoxBytes, "a tile's columns are two boxes");
+  constexpr int kBoxBytes = kStagedRows * kStagedBoxBytes;
+  const bool has_bias = p.out.bias != nullptr;
+  const int n_lane = n0 + warp_row0 + (lane >> 2);
+  const float b[2] = {has_bias && n_lane < p.n ? bias_at(p.out, n_lane) : 0.0f,
+                      has_bias && n_lane + 8 < p.n ? bias_at(p.out, n_lane + 8) : 0.0f};
+  auto pair = [&](int j, int half) {
+    const float v0 = out_value(alpha, acc[4 * j + 2 * half], has_bias, b[half]);
+    const float v1 = out_value(alpha, acc[4 * j + 2 * half + 1], has_bias, b[half]);
+    return static_cast<std::uint32_t>(out_bits(convert_out<T>(v0))) |
+           (static_cast<std::uint32_t>(out_bits(convert_out<T>(v1))) << 16);
+  };
+  // Lane 8i + r addresses row r of matrix i (store_staged): round row 8 (jj + i / 2) + r, tile
+  // columns col .. col + 8, a 16-byte chunk of box col / 64, swizzled by the row (r = row % 8).
+  const int row = (lane >> 4) * 8 + (lane & 7);
+  const int col = warp_row0 + 8 * ((lane >> 3) & 1);
+  const std::uint32_t lane_offset =
+      (col / 64) * kBoxBytes + row * kStagedBoxBytes + ((((col % 64) / 8) ^ (lane & 7)) << 4);
+  const std::uint32_t base = ptx::smem_addr(buf);
+#pragma unroll
+  for (int round = 0; round < kAcc / 16; ++round) {
+    if (round == rounds) break;
+    const std::uint32_t buffer = base + (round & 1) * kStagedTmaBufferBytes;
+#pragma unroll
+    for (int jj = 0; jj < 4; jj += 2) {
+      const int j = 4 * round + jj;
+      ptx::stmatrix_x4_trans(buffer + lane_offset + jj * 8 * kStagedBoxBytes, pair(j, 0), pair(j, 1), pair(j + 1, 0),
+                             pair(j + 1, 1));
+    }
+    ptx::fence_proxy_async_smem();  // (the writes, before TMA reads them)
+    if (math_tid == 0) ptx::bulk_wait_group_read<0>();
+    ptx::named_barrier_sync(barrier, kMathThreads);
+    if (math_tid == 0 && !skip) {
+#pragma unroll
+      for (int box = 0; box < 2; ++box)
+        ptx::tma_store_2d(&p.d_map, buffer + box * kBoxBytes, (n0 + 64 * box) * 2, m0 + round * kStagedRows);
+      ptx::bulk_commit_group();
+    }
+  }
+  if (rounds & 1) {
+    if (math_tid == 0) ptx::bulk_wait_group_read<0>();
+    ptx::named_barrier_sync(barrier, kMathThreads);
   }
 }
 

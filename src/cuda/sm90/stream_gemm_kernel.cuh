@@ -77,8 +77,8 @@ struct alignas(1024) StreamGemmSmem {
   int exact_count;   // tiles this CTA stores through the exact path (math thread 0's count)
   int pair_exact;    // paired halves: this CTA's exact verdict (read by the other)
   std::uint32_t split_exact;  // K-split clusters: this CTA's exact verdict (split_cluster_store)
-  // The staged store's rows of D (16-bit outputs, kStagedStore).
-  alignas(128) std::uint8_t out_stage[Cfg::kStagedStore ? Cfg::kOutStageBytes : 16];
+  // The staged store's rows of D (16-bit outputs, kStagedStore; 128B-swizzled TMA boxes).
+  alignas(Cfg::kStagedStore ? 1024 : 128) std::uint8_t out_stage[Cfg::kStagedStore ? Cfg::kOutStageBytes : 16];
   // kPromoteInSmem: the promoted sums, [kAccRegs][kMathThreads] (conflict-free: a warp's
   // threads touch consecutive words).
   alignas(16) float promoted[Cfg::kPromotedBytes / 4];
@@ -1042,12 +1042,21 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
       staged = staged_store_fits(p);
       if (staged) {
         const int n0_tile = tile.n * Cfg::kBlockN;
-        if (p.out.d_dtype == DType::BF16)
+        const int rounds = m_rows / kStagedRows;
+        if (p.d_by_tma) {
+          if (p.out.d_dtype == DType::BF16)
+            store_staged_tma<__nv_bfloat16, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
+                p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, rounds);
+          else
+            store_staged_tma<__half, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
+                p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, rounds);
+        } else if (p.out.d_dtype == DType::BF16) {
           store_staged<__nv_bfloat16, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
-              p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, m_rows / kStagedRows);
-        else
+              p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, rounds);
+        } else {
           store_staged<__half, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
-              p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, m_rows / kStagedRows);
+              p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, rounds);
+        }
       }
     }
     if (exact) {  // listed for after the loop (math thread 0 keeps the list; of a pair, rank 0's)
@@ -1077,6 +1086,11 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     MXGEMM_TRACE_SET(kTrMathWaitNs, trace_math_wait);
   }
 #endif
+
+  // The staged store's last TMA writes of D, complete before the grid is.
+  if constexpr (Cfg::kStagedStore) {
+    if (math_tid == 0 && p.d_by_tma) ptx::bulk_wait_group<0>();
+  }
 
   // ---- the exact path, for the tiles listed above ---------------------------------------------
   // After the loop, where none of its registers are live: inside it, the exact path's code
