@@ -155,13 +155,17 @@ struct StreamGemmConfig {
   // tiles, no registers to spare.)
   // (kSplitK: warpgroup 0 alone holds the tile's sum, and stores it directly.)
   static constexpr bool kStagedStore = kMathWarpgroups == 2 && !kSplitK;
+  // TMA writes the staged rows (store_staged_tma) in the 192- and 256-row tiles, where it was
+  // measured (session 48). In the 128-row MXFP8 tile it put two spill reloads into the mainloop
+  // (cuobjdump), so the 64- and 128-row tiles keep the threads' store and their code.
+  static constexpr bool kStagedByTma = kStagedStore && kMPad >= 192;
   static constexpr int kOutStageBytes =
-      !kStagedStore ? 0 : kStagedBytes<kBlockN> > kStagedTmaBytes ? kStagedBytes<kBlockN> : kStagedTmaBytes;
+      !kStagedStore ? 0 : !kStagedByTma || kStagedBytes<kBlockN> > kStagedTmaBytes ? kStagedBytes<kBlockN> : kStagedTmaBytes;
   static constexpr int kPromotedBytes = kPromoteInSmem ? kMathThreads * kAccRegs * 4 : 16;
   // Stages, their scale chunks, the output staging, the promoted sum, and 1024 bytes each for
   // barriers and swizzle alignment (twice for the output staging's 1024-byte boxes).
   static constexpr int kSmemBytes =
-      kStages * kRingStageSmem + kOutStageBytes + kPromotedBytes + 1024 + 1024 + (kStagedStore ? 1024 : 0);
+      kStages * kRingStageSmem + kOutStageBytes + kPromotedBytes + 1024 + 1024 + (kStagedByTma ? 1024 : 0);
 
   static_assert(kCodes ? (kMPad == 8 || kMPad == 16)
                        : (kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128 || kMPad == 192 ||

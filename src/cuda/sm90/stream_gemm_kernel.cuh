@@ -77,8 +77,8 @@ struct alignas(1024) StreamGemmSmem {
   int exact_count;   // tiles this CTA stores through the exact path (math thread 0's count)
   int pair_exact;    // paired halves: this CTA's exact verdict (read by the other)
   std::uint32_t split_exact;  // K-split clusters: this CTA's exact verdict (split_cluster_store)
-  // The staged store's rows of D (16-bit outputs, kStagedStore; 128B-swizzled TMA boxes).
-  alignas(Cfg::kStagedStore ? 1024 : 128) std::uint8_t out_stage[Cfg::kStagedStore ? Cfg::kOutStageBytes : 16];
+  // The staged store's rows of D (16-bit outputs, kStagedStore; kStagedByTma: 128B-swizzled TMA boxes).
+  alignas(Cfg::kStagedByTma ? 1024 : 128) std::uint8_t out_stage[Cfg::kStagedStore ? Cfg::kOutStageBytes : 16];
   // kPromoteInSmem: the promoted sums, [kAccRegs][kMathThreads] (conflict-free: a warp's
   // threads touch consecutive words).
   alignas(16) float promoted[Cfg::kPromotedBytes / 4];
@@ -1043,13 +1043,15 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
       if (staged) {
         const int n0_tile = tile.n * Cfg::kBlockN;
         const int rounds = m_rows / kStagedRows;
-        if (p.d_by_tma) {
-          if (p.out.d_dtype == DType::BF16)
-            store_staged_tma<__nv_bfloat16, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
-                p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, rounds);
-          else
-            store_staged_tma<__half, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
-                p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, rounds);
+        if (Cfg::kStagedByTma && p.d_by_tma) {
+          if constexpr (Cfg::kStagedByTma) {
+            if (p.out.d_dtype == DType::BF16)
+              store_staged_tma<__nv_bfloat16, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
+                  p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, rounds);
+            else
+              store_staged_tma<__half, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
+                  p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, rounds);
+          }
         } else if (p.out.d_dtype == DType::BF16) {
           store_staged<__nv_bfloat16, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
               p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, rounds);
@@ -1088,7 +1090,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #endif
 
   // The staged store's last TMA writes of D, complete before the grid is.
-  if constexpr (Cfg::kStagedStore) {
+  if constexpr (Cfg::kStagedByTma) {
     if (math_tid == 0 && p.d_by_tma) ptx::bulk_wait_group<0>();
   }
 
