@@ -506,8 +506,9 @@ TEST(GpuStreamGemm, HalvesOfTheKMatchReference) {
 }
 
 // 16-bit outputs of the two-warpgroup tiles (64, 128, 192, 256 activation rows) go through
-// shared memory where D's base and row pitch allow, and TMA writes them (store_staged_tma; with
-// detail::StreamTmaStore::Never the math threads do, in 16-byte pieces: store_staged): M tails
+// shared memory where D's base and row pitch allow; the math threads write them in 16-byte pieces
+// (store_staged), or TMA in the 192- and 256-row tiles where N % 8 == 0 (store_staged_tma; with
+// detail::StreamTmaStore::Never the threads there too): M tails
 // inside a 32-row round, N tails inside a 16-byte piece and inside a box, row pitches of
 // 8-element multiples with and without a gap; the gap between rows must keep its sentinel; paired
 // halves of an odd number of rounds (257 rows: 192-row tiles). Both ways give the same bits.
