@@ -154,10 +154,27 @@ __device__ __forceinline__ std::uint16_t out_bits(__nv_bfloat16 v) { return __bf
 __device__ __forceinline__ std::uint16_t out_bits(__half v) { return __half_as_ushort(v); }
 
 // Whether the staged store can write D: 16-bit elements, 16-byte pieces aligned (the base
-// and the row pitch).
+// and the row pitch). (The launcher asks it too: whether TMA may write those rows.)
 template <typename P>
-__device__ __forceinline__ bool staged_store_fits(const P& p) {
+MXGEMM_HOST_DEVICE bool staged_store_fits(const P& p) {
   return p.out.d_dtype != DType::FP32 && reinterpret_cast<std::uintptr_t>(p.out.d) % 16 == 0 && p.out.ldd % 8 == 0;
+}
+
+// The staged stores' values for stmatrix: pair(j, half) is a lane's accumulator registers
+// 4j + 2 half and + 1 (weight row n_lane + 8 half, two activation rows), alpha and the bias
+// applied, as two 16-bit values of T in a word.
+template <typename T, int kAcc, typename P>
+__device__ __forceinline__ auto staged_pairs(const P& p, const float (&acc)[kAcc], float alpha, int n_lane) {
+  const bool has_bias = p.out.bias != nullptr;
+  const float b0 = has_bias && n_lane < p.n ? bias_at(p.out, n_lane) : 0.0f;
+  const float b1 = has_bias && n_lane + 8 < p.n ? bias_at(p.out, n_lane + 8) : 0.0f;
+  return [&acc, alpha, has_bias, b0, b1](int j, int half) {
+    const float b = half == 0 ? b0 : b1;
+    const float v0 = out_value(alpha, acc[4 * j + 2 * half], has_bias, b);
+    const float v1 = out_value(alpha, acc[4 * j + 2 * half + 1], has_bias, b);
+    return static_cast<std::uint32_t>(out_bits(convert_out<T>(v0))) |
+           (static_cast<std::uint32_t>(out_bits(convert_out<T>(v1))) << 16);
+  };
 }
 
 // Writes the CTA's tile (kBlockN weight rows from n0 x 2 kAcc activation rows from m0) of D^T
@@ -176,16 +193,7 @@ __device__ __forceinline__ void store_staged(const P& p, const float (&acc)[kAcc
   constexpr int kPiecesPerRow = kBlockN * 2 / 16;
   constexpr int kPieces = kStagedRows * kPiecesPerRow;
   static_assert(kPieces % kMathThreads == 0, "every thread copies the same number of pieces");
-  const bool has_bias = p.out.bias != nullptr;
-  const int n_lane = n0 + warp_row0 + (lane >> 2);  // this lane's weight rows: n_lane, n_lane + 8
-  const float b[2] = {has_bias && n_lane < p.n ? bias_at(p.out, n_lane) : 0.0f,
-                      has_bias && n_lane + 8 < p.n ? bias_at(p.out, n_lane + 8) : 0.0f};
-  auto pair = [&](int j, int half) {
-    const float v0 = out_value(alpha, acc[4 * j + 2 * half], has_bias, b[half]);
-    const float v1 = out_value(alpha, acc[4 * j + 2 * half + 1], has_bias, b[half]);
-    return static_cast<std::uint32_t>(out_bits(convert_out<T>(v0))) |
-           (static_cast<std::uint32_t>(out_bits(convert_out<T>(v1))) << 16);
-  };
+  const auto pair = staged_pairs<T>(p, acc, alpha, n0 + warp_row0 + (lane >> 2));
   // Lane 8i + r addresses row r of matrix i: matrices (j, half 0), (j, 1), (j + 1, 0), (j + 1, 1),
   // i.e. D rows 8 (j + i / 2) + r, columns warp_row0 + 8 (i % 2) .. + 8.
   const std::uint32_t base = ptx::smem_addr(buf);
@@ -240,16 +248,7 @@ __device__ __forceinline__ void store_staged_tma(const P& p, const float (&acc)[
   static_assert(kAcc % 16 == 0, "whole rounds of kStagedRows activation rows");
   static_assert(kBlockN * 2 == 2 * kStagedBoxBytes, "a tile's columns are two boxes");
   constexpr int kBoxBytes = kStagedRows * kStagedBoxBytes;
-  const bool has_bias = p.out.bias != nullptr;
-  const int n_lane = n0 + warp_row0 + (lane >> 2);
-  const float b[2] = {has_bias && n_lane < p.n ? bias_at(p.out, n_lane) : 0.0f,
-                      has_bias && n_lane + 8 < p.n ? bias_at(p.out, n_lane + 8) : 0.0f};
-  auto pair = [&](int j, int half) {
-    const float v0 = out_value(alpha, acc[4 * j + 2 * half], has_bias, b[half]);
-    const float v1 = out_value(alpha, acc[4 * j + 2 * half + 1], has_bias, b[half]);
-    return static_cast<std::uint32_t>(out_bits(convert_out<T>(v0))) |
-           (static_cast<std::uint32_t>(out_bits(convert_out<T>(v1))) << 16);
-  };
+  const auto pair = staged_pairs<T>(p, acc, alpha, n0 + warp_row0 + (lane >> 2));
   // Lane 8i + r addresses row r of matrix i (store_staged): round row 8 (jj + i / 2) + r, tile
   // columns col .. col + 8, a 16-byte chunk of box col / 64, swizzled by the row (r = row % 8).
   const int row = (lane >> 4) * 8 + (lane & 7);

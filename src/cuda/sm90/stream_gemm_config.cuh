@@ -159,8 +159,7 @@ struct StreamGemmConfig {
   // measured (session 48). In the 128-row MXFP8 tile it put two spill reloads into the mainloop
   // (cuobjdump), so the 64- and 128-row tiles keep the threads' store and their code.
   static constexpr bool kStagedByTma = kStagedStore && kMPad >= 192;
-  static constexpr int kOutStageBytes =
-      !kStagedStore ? 0 : !kStagedByTma || kStagedBytes<kBlockN> > kStagedTmaBytes ? kStagedBytes<kBlockN> : kStagedTmaBytes;
+  static constexpr int kOutStageBytes = !kStagedStore ? 0 : kStagedByTma ? kStagedTmaBytes : kStagedBytes<kBlockN>;
   static constexpr int kPromotedBytes = kPromoteInSmem ? kMathThreads * kAccRegs * 4 : 16;
   // Stages, their scale chunks, the output staging, the promoted sum, and 1024 bytes each for
   // barriers and swizzle alignment (twice for the output staging's 1024-byte boxes).
@@ -189,6 +188,8 @@ struct StreamGemmConfig {
   static_assert(kSubStages == 1 || kSubStages == 2, "a 64B-swizzled or a 128B-swizzled weight row");
   static_assert(kSubStages == 1 || kStagesPerPromotion % kSubStages == 0, "promotion after whole ring stages");
   static_assert(kStages * kSubStages * kQuarters >= 4 && kStages >= 2, "too few stages to hide HBM latency");
+  static_assert(!kStagedByTma || kStagedBytes<kBlockN> <= kStagedTmaBytes,
+                "the threads' staged store (detail::StreamTmaStore::Never) fits the TMA store's buffers");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory budget of an sm_90 CTA exceeded");
   static_assert(kRegisterBudget <= kLaunchRegs * kThreads,
                 "setmaxnreg budget exceeds the registers the CTA is launched with");

@@ -141,12 +141,12 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
     p.sched.paired = p.sched.one_half_per_cta();  // unless the clusters do not fit (launcher)
   }
   p.out = {l.alpha, l.d.data, l.d.row_stride, l.d.dtype, l.bias, l.bias_dtype};
-  // Where the staged store runs in the 192- and 256-row tiles (16-bit D, 16-byte aligned base and
-  // pitch: staged_store_fits), TMA writes its rows; the map's bounds are D's, so no box writes past M x N. Not where a row of
-  // D ends inside a 16-byte piece: there TMA wrote the whole piece, into the gap past N (session
-  // 48, GpuStreamGemm.StagedStoreCoversTailsAndPitches with N = 129, 300, 1006, 2050).
-  p.d_by_tma = Cfg::kStagedByTma && l.d.dtype != DType::FP32 && reinterpret_cast<std::uintptr_t>(l.d.data) % 16 == 0 &&
-               l.d.row_stride % 8 == 0 && p.n % 8 == 0 && detail::stream_tma_store() != detail::StreamTmaStore::Never;
+  // Where the staged store runs in the 192- and 256-row tiles, TMA writes its rows; the map's
+  // bounds are D's, so no box writes past M x N. Not where a row of D ends inside a 16-byte
+  // piece: there TMA wrote the whole piece, into the gap past N (session 48,
+  // GpuStreamGemm.StagedStoreCoversTailsAndPitches with N = 129, 300, 1006, 2050).
+  p.d_by_tma = Cfg::kStagedByTma && staged_store_fits(p) && p.n % 8 == 0 &&
+               detail::stream_tma_store() != detail::StreamTmaStore::Never;
   if (p.d_by_tma)
     p.d_map = cuda::make_tensor_map_2d_u8(l.d.data, p.m, std::int64_t{p.n} * 2, l.d.row_stride * 2, kStagedRows,
                                           kStagedBoxBytes, CU_TENSOR_MAP_SWIZZLE_128B);
