@@ -512,14 +512,18 @@ TEST(GpuStreamGemm, HalvesOfTheKMatchReference) {
 // inside a 32-row round, N tails inside a 16-byte piece and inside a box, row pitches of
 // 8-element multiples with and without a gap; the gap between rows must keep its sentinel; paired
 // halves of an odd number of rounds (257 rows: 192-row tiles). Both ways give the same bits.
-// Unaligned pitches keep the direct store (the other tests' d_pad of 3).
+// Unaligned pitches keep the direct store (the other tests' d_pad of 3). The TMA store runs in
+// the last four shapes: 257 x 136; 230 rows (one 256-row tile), N's last tile holding 8 columns
+// of its first 64-column box; 170 rows (one 192-row tile), 72 columns in its second box; 450
+// rows (two 256-row tiles, the second 194 rows), 104 columns; with and without a row gap.
 TEST(GpuStreamGemm, StagedStoreCoversTailsAndPitches) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   std::mt19937 rng = fresh_rng();
   // {M, N, K, D's row gap}: N + gap a multiple of 8.
   const std::int64_t shapes[][4] = {{200, 300, 1040, 4}, {100, 1006, 272, 2}, {40, 520, 1008, 0},
-                                    {257, 136, 4112, 8}, {600, 2050, 1024, 6}, {33, 129, 160, 7}};
+                                    {600, 2050, 1024, 6}, {33, 129, 160, 7},  {257, 136, 4112, 8},
+                                    {230, 904, 1040, 8},  {170, 968, 2080, 0}, {450, 1000, 528, 16}};
   int variant = 0;
   for (const auto& s : shapes) {
     for (const DType out : {DType::BF16, DType::FP16}) {
