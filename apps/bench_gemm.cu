@@ -178,6 +178,7 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
   if (o.width_192 != "auto") std::printf("mxgemm column: 192-row tiles: %s\n", o.width_192.c_str());
   if (o.padded_ws != "auto") std::printf("mxgemm column: padded workspace activation: %s\n", o.padded_ws.c_str());
   if (o.tma_store != "auto") std::printf("mxgemm column: staged store by TMA: %s\n", o.tma_store.c_str());
+  if (o.promote != "auto") std::printf("mxgemm column: promotion into global memory: %s\n", o.promote.c_str());
   std::printf("device: %s, %d SMs, L2 %.0f MiB; mxgemm backend: %s; cuBLASLt %zu; bf16 via %s; "
               "fp8 fast accumulation %s\n",
               gpu.prop.name, gpu.prop.multiProcessorCount, l2_mb, info.name.c_str(),
@@ -375,6 +376,11 @@ int main(int argc, char** argv) {
   app.add_option("--tma-store", o.tma_store,
                  "the streaming kernel's staged store of 16-bit outputs (mxgemm column): auto (the "
                  "library's: TMA writes the staged rows), never (the math threads write them)")
+      ->check(CLI::IsMember({"auto", "never"}));
+  app.add_option("--promote", o.promote,
+                 "the 256-row tiles' promotion of their sum into global memory past each chain of K "
+                 "(mxgemm column): auto (the library's), never (timing only: long K then misses the "
+                 "accuracy bars, though not the bench's check)")
       ->check(CLI::IsMember({"auto", "never"}));
   app.add_option("--mx-out", o.mx_out,
                  "output type of the mxgemm columns (the peers keep BF16; the checks round it to BF16)")

@@ -88,6 +88,12 @@ struct Options {
   detail::StreamTmaStore tma_store_mode() const {
     return tma_store == "never" ? detail::StreamTmaStore::Never : detail::StreamTmaStore::Auto;
   }
+  // The 256-row tiles' promotion into global memory (detail::StreamPromote): "auto" or "never"
+  // (timing only).
+  std::string promote = "auto";
+  detail::StreamPromote promote_mode() const {
+    return promote == "never" ? detail::StreamPromote::Never : detail::StreamPromote::Auto;
+  }
 };
 
 struct Shape {

@@ -122,6 +122,7 @@ class ShapeBench {
         const detail::ScopedStreamPaddedWorkspace padded(m == kMx ? o_.padded_ws_mode()
                                                                   : detail::StreamPaddedWorkspace::Auto);
         const detail::ScopedStreamTmaStore tma_store(m == kMx ? o_.tma_store_mode() : detail::StreamTmaStore::Auto);
+        const detail::ScopedStreamPromote promote(m == kMx ? o_.promote_mode() : detail::StreamPromote::Auto);
         const int c = i % cm_;
         if (o_.weight_only()) {
           const bool f16 = o_.fp16_activation();

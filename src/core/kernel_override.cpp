@@ -11,6 +11,7 @@ thread_local StreamMxValues current_mx_values = StreamMxValues::Auto;
 thread_local StreamWidth192 current_width_192 = StreamWidth192::Auto;
 thread_local StreamPaddedWorkspace current_padded_workspace = StreamPaddedWorkspace::Auto;
 thread_local StreamTmaStore current_tma_store = StreamTmaStore::Auto;
+thread_local StreamPromote current_promote = StreamPromote::Auto;
 }  // namespace
 
 Sm90Kernel set_sm90_kernel(Sm90Kernel kernel) { return std::exchange(current, kernel); }
@@ -42,5 +43,9 @@ StreamPaddedWorkspace stream_padded_workspace() { return current_padded_workspac
 StreamTmaStore set_stream_tma_store(StreamTmaStore mode) { return std::exchange(current_tma_store, mode); }
 
 StreamTmaStore stream_tma_store() { return current_tma_store; }
+
+StreamPromote set_stream_promote(StreamPromote mode) { return std::exchange(current_promote, mode); }
+
+StreamPromote stream_promote() { return current_promote; }
 
 }  // namespace mxgemm::detail

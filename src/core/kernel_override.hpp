@@ -72,6 +72,15 @@ enum class StreamTmaStore { Auto, Never };
 StreamTmaStore set_stream_tma_store(StreamTmaStore mode);
 StreamTmaStore stream_tma_store();
 
+// The 256-row tiles' promotion of their sum into global memory after each chain of
+// unpromoted_chain_k (stream_schedule.hpp): Auto, or Never (for timing only: BF16 and FP32
+// outputs of K past the chain then miss the accuracy bars the promotion holds), so that the
+// benchmark measures what the promotion costs.
+enum class StreamPromote { Auto, Never };
+
+StreamPromote set_stream_promote(StreamPromote mode);
+StreamPromote stream_promote();
+
 // Sets a choice for one scope and restores the previous one after.
 template <typename T, T (*kSet)(T)>
 class ScopedChoice {
@@ -91,5 +100,6 @@ using ScopedStreamMxValues = ScopedChoice<StreamMxValues, set_stream_mx_values>;
 using ScopedStreamWidth192 = ScopedChoice<StreamWidth192, set_stream_width_192>;
 using ScopedStreamPaddedWorkspace = ScopedChoice<StreamPaddedWorkspace, set_stream_padded_workspace>;
 using ScopedStreamTmaStore = ScopedChoice<StreamTmaStore, set_stream_tma_store>;
+using ScopedStreamPromote = ScopedChoice<StreamPromote, set_stream_promote>;
 
 }  // namespace mxgemm::detail

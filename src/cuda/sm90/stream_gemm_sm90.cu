@@ -172,7 +172,9 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   const std::int64_t row_scale_bytes = row_scaled ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
   const std::int64_t partial_bytes = std::int64_t{2} * p.sched.ctas * Cfg::kBlockN * kMPad * 4;
   const std::int64_t promoted_bytes = Cfg::kPromoteInGlobal ? std::int64_t{p.sched.ctas} * Cfg::kPromotedSlotFloats * 4 : 0;
-  p.promote_stages = Cfg::kPromoteInGlobal ? static_cast<int>(unpromoted_chain_k(l.d.dtype) / Cfg::kRingK) : 0;
+  p.promote_stages = Cfg::kPromoteInGlobal && detail::stream_promote() != detail::StreamPromote::Never
+                         ? static_cast<int>(unpromoted_chain_k(l.d.dtype) / Cfg::kRingK)
+                         : 0;
   const std::int64_t tile_exact_bytes = p.sched.split_reduce ? round_up(std::int64_t{p.sched.stream_tiles()} * 4, 1024) : 0;
   p.exact_tiles_per_cta = p.sched.max_items_per_cta();
   const std::int64_t exact_list_bytes = round_up(std::int64_t{p.sched.ctas} * p.exact_tiles_per_cta * 4, 1024);
