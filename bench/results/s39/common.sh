@@ -32,3 +32,9 @@ table() {
 
 # stamp TEXT...: TEXT after the seconds elapsed, into $L/summary.txt.
 stamp() { echo "t=${SECONDS}s $*" >> $L/summary.txt; }
+
+# unpack NAME...: .device/next/NAME.xz (a binary built here and carried) into /tmp/NAME, executable.
+unpack() {
+  local n
+  for n in "$@"; do xz -dc .device/next/$n.xz > /tmp/$n && chmod +x /tmp/$n; done
+}

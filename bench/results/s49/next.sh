@@ -17,9 +17,8 @@ L=$OUT/logs; mkdir -p $L
 source "$(dirname "$0")/../s39/common.sh"
 BUDGET=${BUDGET:-560}
 : > $L/summary.txt
-B=/tmp/bench T=/tmp/gpu_tests
-xz -dc .device/next/mxgemm_bench.xz > $B && chmod +x $B
-xz -dc .device/next/mxgemm_gpu_tests.xz > $T && chmod +x $T
+unpack mxgemm_bench mxgemm_gpu_tests
+B=/tmp/mxgemm_bench T=/tmp/mxgemm_gpu_tests
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv > $L/smi.log 2>&1
 limited 200 $T > $L/tests.log 2>&1; stamp "GPU suite rc=$?"
 for r in 1 2; do
