@@ -179,6 +179,7 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
   if (o.padded_ws != "auto") std::printf("mxgemm column: padded workspace activation: %s\n", o.padded_ws.c_str());
   if (o.tma_store != "auto") std::printf("mxgemm column: staged store by TMA: %s\n", o.tma_store.c_str());
   if (o.promote != "auto") std::printf("mxgemm column: promotion into global memory: %s\n", o.promote.c_str());
+  if (o.mx_values != "auto") std::printf("mxgemm column: the streaming kernel's values form: %s\n", o.mx_values.c_str());
   std::printf("device: %s, %d SMs, L2 %.0f MiB; mxgemm backend: %s; cuBLASLt %zu; bf16 via %s; "
               "fp8 fast accumulation %s\n",
               gpu.prop.name, gpu.prop.multiProcessorCount, l2_mb, info.name.c_str(),
@@ -382,6 +383,11 @@ int main(int argc, char** argv) {
                  "(mxgemm column): auto (the library's), never (timing only: long K then misses the "
                  "accuracy bars, though not the bench's check)")
       ->check(CLI::IsMember({"auto", "never"}));
+  app.add_option("--mx-values", o.mx_values,
+                 "the streaming kernel's values form (mxgemm column): auto (the library's), bf16 (the "
+                 "bf16 values form), f16 (BF16 activations of more than 16 rows through the fp16 "
+                 "form's pre-pass wherever TMA could read them in place)")
+      ->check(CLI::IsMember({"auto", "bf16", "f16"}));
   app.add_option("--mx-out", o.mx_out,
                  "output type of the mxgemm columns (the peers keep BF16; the checks round it to BF16)")
       ->check(CLI::IsMember({"bf16", "fp16", "fp32"}));

@@ -94,6 +94,14 @@ struct Options {
   detail::StreamPromote promote_mode() const {
     return promote == "never" ? detail::StreamPromote::Never : detail::StreamPromote::Auto;
   }
+  // The streaming kernel's values form of the mxgemm column (detail::StreamMxValues): "auto",
+  // "bf16" or "f16" (BF16 activations through the fp16 form's pre-pass wherever it can run).
+  std::string mx_values = "auto";
+  detail::StreamMxValues mx_values_mode() const {
+    return mx_values == "bf16"  ? detail::StreamMxValues::Bf16
+           : mx_values == "f16" ? detail::StreamMxValues::F16
+                                : detail::StreamMxValues::Auto;
+  }
 };
 
 struct Shape {

@@ -116,7 +116,7 @@ class ShapeBench {
       case kMx:
       case kMxTiled: {
         const detail::ScopedSm90Kernel forced(m == kMxTiled ? o_.compare_kernel() : detail::Sm90Kernel::Auto);
-        const detail::ScopedStreamMxValues values(m == kMxTiled ? o_.compare_mx_values() : detail::StreamMxValues::Auto);
+        const detail::ScopedStreamMxValues values(m == kMxTiled ? o_.compare_mx_values() : o_.mx_values_mode());
         const detail::ScopedStreamSplitK split(m == kMx ? o_.split_k_mode() : detail::StreamSplitK::Auto);
         const detail::ScopedStreamWidth192 width_192(m == kMx ? o_.width_192_mode() : detail::StreamWidth192::Auto);
         const detail::ScopedStreamPaddedWorkspace padded(m == kMx ? o_.padded_ws_mode()
