@@ -324,7 +324,8 @@ bool bf16_rows_in_f16(const ConstMatrixView& a, const ConstMxOperand& w, bool in
       mode == detail::StreamMxValues::Bf16)
     return false;
   return mode == detail::StreamMxValues::F16 ||
-         weight_only_f16_form_preferred(a.rows, w.data.rows, w.data.cols, cuda::current_device_sms());
+         weight_only_f16_form_preferred(a.rows, w.data.rows, w.data.cols, cuda::current_device_sms(),
+                                        cuda::current_device_dram_bytes_per_s());
 }
 
 }  // namespace
@@ -339,11 +340,21 @@ bool bf16_rows_in_f16(const ConstMatrixView& a, const ConstMxOperand& w, bool in
 // weights (the pre-pass and its row reduction are not hidden: 64 x 1024 x 8192 15.9 -> 19.4
 // us, 4096^2 5-8%), 17..32 rows on the split weights (8192^2 5-8%, 32 x 8192 x 28672 73.0 ->
 // 74.5 us), and 256 rows and more (2-8%).
-bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
-  constexpr std::int64_t kMaxRows = 128, kFewRows = 32, kMinN = 8192;
+// On GPUs of less memory bandwidth (the H100's 3.35 TB/s against the H200's 4.8) the bf16 form
+// read in place is faster at 33..64 rows where the 64-row tiles fill the SMs (N about 8192):
+// three H100s, six alternated rounds (bench/results/s50, calls 4, 5 and 7), 48 / 64 x 8192^2
+// 33.1-33.8 -> 32.2-32.5 us (50.7 once), 48 / 64 x 8192 x 28672 100.6-103.2 -> 94.8-99.3; level at
+// 28672 x 8192 (98.6-101.3 against 99.4-102.3), and the fp16 form still 3-12% faster at 96 and
+// 128 rows. There the weight's stream is the bound and the pre-pass's traffic costs more than
+// the conversion it saves.
+constexpr double kFastDramBytesPerS = 4e12;
+bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms, double dram_bytes_per_s) {
+  constexpr std::int64_t kMaxRows = 128, kFewRows = 32, kMidRows = 64, kMinN = 8192;
   constexpr std::int64_t kMinWeightElems = std::int64_t{1} << 26, kFewRowsMinWeightElems = std::int64_t{1} << 27;
   if (m <= 16 || m > kMaxRows || n < kMinN) return false;
-  if (m > kFewRows) return n * k >= kMinWeightElems;
+  if (m > kMidRows) return n * k >= kMinWeightElems;
+  if (m > kFewRows)
+    return n * k >= kMinWeightElems && (dram_bytes_per_s >= kFastDramBytesPerS || !split_k_fills(n, sms));
   return n * k > kFewRowsMinWeightElems && !split_k_fills(n, sms);
 }
 

@@ -46,8 +46,9 @@ bool runs_f16_values(DType x_dtype, DType w_dtype) {
 
 // Whether m BF16 rows times an N x K E4M3 weight run faster in the fp16 values form, through
 // its pre-pass (launch_activation_f16_rows_prepass), than read in place by the bf16 values
-// form, on a device of `sms` SMs: the rule measured on the H200 (stream_gemm_sm90.cu).
-bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms);
+// form, on a device of `sms` SMs and `dram_bytes_per_s` peak memory bandwidth: the rule
+// measured on the H200 and the H100 (stream_gemm_sm90.cu).
+bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms, double dram_bytes_per_s);
 
 // The CTAs each 64-row tile's K is split among, in clusters, on the current device (of `sms`
 // SMs), for an N x K weight and m_pad activation rows (split_k_cluster_ctas with the device's
