@@ -343,10 +343,11 @@ bool bf16_rows_in_f16(const ConstMatrixView& a, const ConstMxOperand& w, bool in
 // On GPUs of less memory bandwidth (the H100's 3.35 TB/s against the H200's 4.8) the bf16 form
 // read in place is faster at 33..64 rows where the 64-row tiles fill the SMs (N about 8192):
 // three H100s, six alternated rounds (bench/results/s50, calls 4, 5 and 7), 48 / 64 x 8192^2
-// 33.1-33.8 -> 32.2-32.5 us (50.7 once), 48 / 64 x 8192 x 28672 100.6-103.2 -> 94.8-99.3; level at
-// 28672 x 8192 (98.6-101.3 against 99.4-102.3), and the fp16 form still 3-12% faster at 96 and
-// 128 rows. There the weight's stream is the bound and the pre-pass's traffic costs more than
-// the conversion it saves.
+// 33.0-33.8 -> 32.2-32.5 us (59.1 and 50.7 once each), 48 / 64 x 8192 x 28672 100.6-103.2 ->
+// 94.8-99.3; level at 28672 x 8192 (98.6-101.3 against 99.4-102.3), and the fp16 form still
+// faster at 96 and 128 rows (in 4 of 6 rounds at 128 x 8192 x 28672). There the weight's stream
+// is the bound, and the pre-pass's traffic costs more than the conversion it saves; session 31
+// found the fp16 form faster on the H200 (64 x 8192 x 28672 88.0 -> 82.6 us).
 constexpr double kFastDramBytesPerS = 4e12;
 bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms, double dram_bytes_per_s) {
   constexpr std::int64_t kMaxRows = 128, kFewRows = 32, kMidRows = 64, kMinN = 8192;
