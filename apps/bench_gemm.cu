@@ -186,9 +186,9 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
               cublasLtGetVersion(), o.bf16_api == "lt" ? "cublasLtMatmul" : "cublasGemmEx",
               o.fp8_fast_accum ? "on" : "off");
   std::printf("timing: median of %d CUDA-event timed runs after %d warm-up and %.0f ms of back-to-back "
-              "runs per method (its own sustained clock), each behind a spin kernel; inputs rotated "
-              "over copies totalling > %.0f MiB\n\n",
-              o.iters, o.warmup, o.warmup_ms, gpu.rotate_bytes / 1048576.0);
+              "runs per method (its own sustained clock), each behind a %.0f us spin kernel; inputs "
+              "rotated over copies totalling > %.0f MiB\n\n",
+              o.iters, o.warmup, o.warmup_ms, o.spin_us, gpu.rotate_bytes / 1048576.0);
   std::fflush(stdout);
 
   bool all_ok = startup_check(gpu, o);
@@ -286,7 +286,7 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
       cudaGetLastError();
     }
     all_ok = all_ok && row.pass;
-    print_row(row);
+    print_row(row, o.spin_us);
     rows.push_back(row);
   }
 
@@ -388,6 +388,10 @@ int main(int argc, char** argv) {
                  "bf16 values form), f16 (BF16 activations of more than 16 rows through the fp16 "
                  "form's pre-pass wherever TMA could read them in place)")
       ->check(CLI::IsMember({"auto", "bf16", "f16"}));
+  app.add_option("--spin-us", o.spin_us,
+                 "each timed run waits behind a spin kernel of at least this long (us), lengthened to 3x "
+                 "a method's host time per call + 20 us where that is longer")
+      ->check(CLI::Range(0.0, 100000.0));
   app.add_option("--mx-out", o.mx_out,
                  "output type of the mxgemm columns (the peers keep BF16; the checks round it to BF16)")
       ->check(CLI::IsMember({"bf16", "fp16", "fp32"}));

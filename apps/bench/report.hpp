@@ -39,7 +39,7 @@ inline void print_header() {
   std::fflush(stdout);
 }
 
-inline void print_row(const Row& row) {
+inline void print_row(const Row& row, double spin_floor_us) {
   char buf[512];
   int n = std::snprintf(buf, sizeof(buf), "%6lld %6lld %6lld   |", (long long)row.sh.m,
                         (long long)row.sh.n, (long long)row.sh.k);
@@ -77,6 +77,10 @@ inline void print_row(const Row& row) {
   for (int mi = 0; mi < kMethods; ++mi)
     if (!row.r[mi].ran && !row.r[mi].why.empty())
       std::printf("    note: %s n/a: %s\n", kMethodNames[mi], row.r[mi].why.c_str());
+  for (int mi = 0; mi < kMethods; ++mi)
+    if (row.r[mi].ran && row.r[mi].spin_us > 0.0 && row.r[mi].spin_us != spin_floor_us)
+      std::printf("    note: %s waited behind a %.0f us spin, not %.0f (host %.1f us a call)\n", kMethodNames[mi],
+                  row.r[mi].spin_us, spin_floor_us, row.r[mi].host_us);
   if (row.r[kFp8].ran && !row.fp8_fallback.empty())
     std::printf("    note: cuBLASLt fp8 ran with %s (cublasLtMatmul refused the earlier tries)\n",
                 row.fp8_fallback.c_str());

@@ -39,6 +39,7 @@ struct MethodResult {
   bool ran = false;
   std::string why;  // why not, when !ran
   double med_us = 0.0, min_us = 0.0, max_us = 0.0, host_us = 0.0;
+  double spin_us = 0.0;  // the spin each timed run waited behind
 };
 
 // Outputs counted as mismatched: |got - ref| > kMismatchRel * |ref| + kMismatchAbs * rms(ref).
@@ -212,8 +213,11 @@ class ShapeBench {
     }
     MXGEMM_CUDA_CHECK(cudaGetLastError());
     MXGEMM_CUDA_CHECK(cudaStreamSynchronize(s));
-    // The spin outlasts the host side of one call (event records included) with margin.
-    const auto spin_ns = static_cast<unsigned long long>(std::max(50.0, 3.0 * r.host_us + 20.0) * 1e3);
+    // The spin outlasts the host side of one call (event records included) with margin. The same
+    // for every method unless one's host side needs more (the report notes it): an idle GPU
+    // waiting longer behind the spin runs the next launch faster (bench/results/s51, call 3).
+    r.spin_us = std::max(o_.spin_us, 3.0 * r.host_us + 20.0);
+    const auto spin_ns = static_cast<unsigned long long>(r.spin_us * 1e3);
     std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(o_.iters));
     for (auto& e : ev) MXGEMM_CUDA_CHECK(cudaEventCreate(&e));
     std::vector<double> us;
