@@ -1,6 +1,9 @@
 // Public GPU entry points: validate, pick a backend by device architecture, launch.
 #include <cuda_runtime_api.h>
 
+#include <map>
+#include <mutex>
+
 #include "core/check.hpp"
 #include "core/device.hpp"
 #include "core/dispatch.hpp"
@@ -16,7 +19,11 @@
 namespace mxgemm {
 namespace detail {
 
-DeviceQuery query_current_device() {
+namespace {
+
+// The query without the cache: how many devices, which is current, its name and compute
+// capability (cudaGetDeviceProperties, which reads every property: slow, see below).
+DeviceQuery read_current_device() {
   DeviceQuery q;
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
@@ -38,6 +45,27 @@ DeviceQuery query_current_device() {
   q.major = prop.major;
   q.minor = prop.minor;
   q.name = prop.name;
+  return q;
+}
+
+}  // namespace
+
+// Every entry point asks, so a usable device's answer is kept per device: what it returns is
+// fixed for the device's life, and cudaGetDeviceProperties costs the host tens of microseconds a
+// call (bench/results/s51, call 3). Only cudaGetDevice runs per call once a device is known.
+DeviceQuery query_current_device() {
+  static std::mutex mutex;
+  static std::map<int, DeviceQuery> known;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    cudaGetLastError();
+    return read_current_device();
+  }
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto it = known.find(device);
+  if (it != known.end()) return it->second;
+  DeviceQuery q = read_current_device();
+  if (q.present) known.emplace(q.device, q);
   return q;
 }
 

@@ -6,6 +6,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <map>
+#include <mutex>
+
 #include "core/check.hpp"
 
 namespace mxgemm::cuda {
@@ -16,21 +19,39 @@ inline int current_device() {
   return device;
 }
 
-inline int current_device_sms() {
+// What the kernel choices read of a device, fixed for its life: its SM count and its peak DRAM
+// bandwidth (bytes a second, from the memory clock and bus width: whether memory or the SMs
+// bind).
+struct DeviceTraits {
   int sms = 0;
-  MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current_device()));
-  return sms;
-}
+  double dram_bytes_per_s = 0.0;
+};
 
-// Peak DRAM bandwidth (bytes a second) from the memory clock and bus width: the kernel choices
-// that depend on whether memory or the SMs bind.
-inline double current_device_dram_bytes_per_s() {
+inline DeviceTraits read_device_traits(int device) {
+  DeviceTraits t;
   int clock_khz = 0, bus_bits = 0;
-  const int device = current_device();
+  MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&t.sms, cudaDevAttrMultiProcessorCount, device));
   MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device));
   MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  return 2.0 * 1e3 * clock_khz * (bus_bits / 8.0);  // double data rate
+  t.dram_bytes_per_s = 2.0 * 1e3 * clock_khz * (bus_bits / 8.0);  // double data rate
+  return t;
 }
+
+// The current device's traits, read once per device and process: the memory clock's query goes
+// to the driver on every call (bench/results/s51, call 3), and every GEMM call asks.
+inline DeviceTraits current_device_traits() {
+  static std::mutex mutex;
+  static std::map<int, DeviceTraits> cache;
+  const int device = current_device();
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(device);
+  if (it == cache.end()) it = cache.emplace(device, read_device_traits(device)).first;
+  return it->second;
+}
+
+inline int current_device_sms() { return current_device_traits().sms; }
+
+inline double current_device_dram_bytes_per_s() { return current_device_traits().dram_bytes_per_s; }
 
 inline bool stream_capturing(cudaStream_t stream) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
