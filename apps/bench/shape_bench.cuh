@@ -214,8 +214,8 @@ class ShapeBench {
     MXGEMM_CUDA_CHECK(cudaGetLastError());
     MXGEMM_CUDA_CHECK(cudaStreamSynchronize(s));
     // The spin outlasts the host side of one call (event records included) with margin. The same
-    // for every method unless one's host side needs more (the report notes it): an idle GPU
-    // waiting longer behind the spin runs the next launch faster (bench/results/s51, call 3).
+    // for every method unless one's host side needs more (the report notes it), so that no method
+    // starts its timed runs after a longer idle time than another (the clock follows the load).
     r.spin_us = std::max(o_.spin_us, 3.0 * r.host_us + 20.0);
     const auto spin_ns = static_cast<unsigned long long>(r.spin_us * 1e3);
     std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(o_.iters));

@@ -51,8 +51,8 @@ DeviceQuery read_current_device() {
 }  // namespace
 
 // Every entry point asks, so a usable device's answer is kept per device: what it returns is
-// fixed for the device's life, and cudaGetDeviceProperties costs the host tens of microseconds a
-// call (bench/results/s51, call 3). Only cudaGetDevice runs per call once a device is known.
+// fixed for the device's life, and cudaGetDeviceProperties reads every property of the device
+// (some from the driver) each time. Only cudaGetDevice runs per call once a device is known.
 DeviceQuery query_current_device() {
   static std::mutex mutex;
   static std::map<int, DeviceQuery> known;

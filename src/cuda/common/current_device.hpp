@@ -37,8 +37,8 @@ inline DeviceTraits read_device_traits(int device) {
   return t;
 }
 
-// The current device's traits, read once per device and process: the memory clock's query goes
-// to the driver on every call (bench/results/s51, call 3), and every GEMM call asks.
+// The current device's traits, read once per device and process: every GEMM call asks (grid
+// sizes, the values form's rule), and some attributes (the memory clock) are driver queries.
 inline DeviceTraits current_device_traits() {
   static std::mutex mutex;
   static std::map<int, DeviceTraits> cache;
