@@ -30,10 +30,11 @@
 // Ratio columns are peer_time / mxgemm_time (> 1: mxgemm faster); the last line holds
 // their geometric means over the suite.
 //
-// Timing: CUDA events around each call; a first (checked) call, a warm-up, then the median
-// of --iters timed calls. Each timed call is queued behind a short spin kernel that
-// outlasts the host side of the call (measured during the warm-up), so the events time
-// the GPU work alone, for every method alike. Inputs rotate among enough copies that one
+// Timing: CUDA events around each call; every method's first (checked) call and warm-up,
+// then per method --warmup-ms of back-to-back calls and the median of --iters timed calls.
+// Each timed call is queued behind a spin kernel of one length for every method of a shape
+// (--spin-us, or 3x the longest host side of a call + 20 us where that is longer, measured
+// during the warm-ups), so the events time the GPU work alone, after the same idle time. Inputs rotate among enough copies that one
 // method's input sets together exceed 2 x L2 (at least 120 MB, at least 2 copies). Each
 // output is poisoned (0xFF: NaN) once before its method's first call.
 //
@@ -109,7 +110,7 @@ bool startup_check(Gpu& gpu, const Options& o) {
   std::vector<std::uint16_t> outs[kMethods];
   for (int mi = 0; mi < kMethods; ++mi) {
     const auto m = static_cast<Method>(mi);
-    const MethodResult r = bench.time(m, /*timed=*/false);
+    const MethodResult r = bench.first_run(m);
     if (!r.ran) {
       const bool fatal = m == kMx || m == kBf16;
       std::printf("  %-22s n/a (%s)%s\n", kMethodNames[m], r.why.c_str(), fatal ? "  FAIL" : "");
@@ -221,7 +222,8 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
     }
     try {
       ShapeBench bench(gpu, o, sh, pools.a(sh), pools.b(sh), /*rotate=*/true);
-      for (int mi = 0; mi < kMethods; ++mi) row.r[mi] = bench.time(static_cast<Method>(mi), true);
+      const auto results = bench.time_all(o.spin_us);
+      for (int mi = 0; mi < kMethods; ++mi) row.r[mi] = results[mi];
       row.fp8_fallback = bench.fp8_fallback();
       const std::vector<i64> idx = sample_indices(sh.m * sh.n, o.sample, o.seed + si);
       std::vector<std::string> why;

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -39,7 +40,7 @@ struct MethodResult {
   bool ran = false;
   std::string why;  // why not, when !ran
   double med_us = 0.0, min_us = 0.0, max_us = 0.0, host_us = 0.0;
-  double spin_us = 0.0;  // the spin each timed run waited behind
+  double spin_us = 0.0;  // the spin each timed run waited behind (ShapeBench::time_all)
 };
 
 // Outputs counted as mismatched: |got - ref| > kMismatchRel * |ref| + kMismatchAbs * rms(ref).
@@ -165,8 +166,8 @@ class ShapeBench {
     }
   }
 
-  // Poison D, run once (checked), warm up, then time `iters` runs behind spin kernels.
-  MethodResult time(Method m, bool timed) {
+  // Poison D and run once (checked): whether method m ran, or why not.
+  MethodResult first_run(Method m) {
     MethodResult r;
     cudaStream_t s = gpu_.stream;
     if (m == kMxTiled && o_.weight_only() && o_.compare == "tiled") {
@@ -197,13 +198,45 @@ class ShapeBench {
       return r;
     }
     r.ran = true;
-    if (!timed) return r;
+    return r;
+  }
+
+  // Every method's first run and warm-up (which times the host side of a call), then each
+  // method's sustained warm-up and timed runs, all behind spins of one length: spin_floor_us, or
+  // 3x the longest host side + 20 us where that is longer, so that the host never falls behind
+  // within a timed run and no method starts its runs after a longer idle time than another (the
+  // clock follows the load: bench/results/s51 timed one kernel 4-7% apart under two settings
+  // whose host sides, and so spins, differed).
+  std::array<MethodResult, kMethods> time_all(double spin_floor_us) {
+    std::array<MethodResult, kMethods> r;
+    double spin_us = spin_floor_us;
+    for (int mi = 0; mi < kMethods; ++mi) {
+      const auto m = static_cast<Method>(mi);
+      r[mi] = first_run(m);
+      if (!r[mi].ran) continue;
+      warm_up(m, r[mi]);
+      spin_us = std::max(spin_us, 3.0 * r[mi].host_us + 20.0);
+    }
+    for (int mi = 0; mi < kMethods; ++mi)
+      if (r[mi].ran) timed_runs(static_cast<Method>(mi), r[mi], spin_us);
+    return r;
+  }
+
+ private:
+  // Warm-up calls after the first: r.host_us, the host side of one call.
+  void warm_up(Method m, MethodResult& r) {
     const int w = std::max(1, o_.warmup);
     const auto t0 = Clock::now();
     for (int i = 1; i <= w; ++i) op(m, i);
     r.host_us = seconds_since(t0) * 1e6 / w;
     MXGEMM_CUDA_CHECK(cudaGetLastError());
-    MXGEMM_CUDA_CHECK(cudaStreamSynchronize(s));
+    MXGEMM_CUDA_CHECK(cudaStreamSynchronize(gpu_.stream));
+  }
+
+  // The sustained warm-up, then `iters` runs each queued behind a spin kernel of spin_us.
+  void timed_runs(Method m, MethodResult& r, double spin_us) {
+    cudaStream_t s = gpu_.stream;
+    const int w = std::max(1, o_.warmup);
     // Sustained warm-up: a few calls queued at a time (the host never runs far ahead of the
     // device), until the device has been busy with this method for warmup_ms.
     const auto t_sustain = Clock::now();
@@ -213,11 +246,8 @@ class ShapeBench {
     }
     MXGEMM_CUDA_CHECK(cudaGetLastError());
     MXGEMM_CUDA_CHECK(cudaStreamSynchronize(s));
-    // The spin outlasts the host side of one call (event records included) with margin. The same
-    // for every method unless one's host side needs more (the report notes it), so that no method
-    // starts its timed runs after a longer idle time than another (the clock follows the load).
-    r.spin_us = std::max(o_.spin_us, 3.0 * r.host_us + 20.0);
-    const auto spin_ns = static_cast<unsigned long long>(r.spin_us * 1e3);
+    r.spin_us = spin_us;
+    const auto spin_ns = static_cast<unsigned long long>(spin_us * 1e3);
     std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(o_.iters));
     for (auto& e : ev) MXGEMM_CUDA_CHECK(cudaEventCreate(&e));
     std::vector<double> us;
@@ -243,9 +273,9 @@ class ShapeBench {
     r.med_us = median(us);
     r.min_us = *std::min_element(us.begin(), us.end());
     r.max_us = *std::max_element(us.begin(), us.end());
-    return r;
   }
 
+ public:
   // got vs ref on the sample indices (on the host) and over the whole of D (on the GPU).
   PairCheck compare(Method got, Method ref, const std::vector<i64>& sample) {
     PairCheck c;

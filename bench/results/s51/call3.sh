@@ -1,10 +1,12 @@
 #!/bin/bash
 # Session 51, call 3: is the auto-vs-bf16 gap of calls 1-2 (one kernel, same ncu time) the bench's
 # spin? The spin before each timed run is max(50, 3 x host us + 20) us, so a method with a slower
-# host side waits longer on an idle GPU. attr_cost: host cost of the attributes auto reads per call.
+# host side waits longer on an idle GPU. attr_cost (attr_cost.cu here): host cost of the attributes
+# auto read per call. mxgemm_bench: built at 0238014 (--spin-us, the device queried on every call).
 # Then --spin-us 50 (the old rule) against 200 (one spin for every method), auto and bf16, CSVs;
-# and mxgemm_bench_cached (the device queries kept per device: 'cached') at spin 50; then the whole
-# GPU suite of that build (with GpuDeviceTraits).
+# and mxgemm_bench_cached (main after session 51: the device answers read once per device, and
+# every method of a shape behind one spin) at its default; then the whole GPU suite of that build
+# (with GpuDeviceTraits). If the spin was the cause, auto and bf16 agree at 200 and in 'cached'.
 set -u
 L=$OUT/logs; mkdir -p $L
 source bench/results/s39/common.sh
