@@ -205,8 +205,8 @@ class ShapeBench {
   // method's sustained warm-up and timed runs, all behind spins of one length: spin_floor_us, or
   // 3x the longest host side + 20 us where that is longer, so that the host never falls behind
   // within a timed run and no method starts its runs after a longer idle time than another (the
-  // clock follows the load: bench/results/s51 timed one kernel 4-7% apart under two settings
-  // whose host sides, and so spins, differed).
+  // clock follows the load; bench/results/s51 timed one kernel 4-7% apart under two settings
+  // whose host sides differed, when each method's spin followed its own host side).
   std::array<MethodResult, kMethods> time_all(double spin_floor_us) {
     std::array<MethodResult, kMethods> r;
     double spin_us = spin_floor_us;
