@@ -21,7 +21,7 @@ inline int current_device() {
 
 // What the kernel choices read of a device, fixed for its life: its SM count and its peak DRAM
 // bandwidth (bytes a second, from the memory clock and bus width: whether memory or the SMs
-// bind).
+// bind; 0 where the driver does not give them, which the choices read as slow memory).
 struct DeviceTraits {
   int sms = 0;
   double dram_bytes_per_s = 0.0;
@@ -29,11 +29,16 @@ struct DeviceTraits {
 
 inline DeviceTraits read_device_traits(int device) {
   DeviceTraits t;
-  int clock_khz = 0, bus_bits = 0;
   MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&t.sms, cudaDevAttrMultiProcessorCount, device));
-  MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device));
-  MXGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  t.dram_bytes_per_s = 2.0 * 1e3 * clock_khz * (bus_bits / 8.0);  // double data rate
+  // The bandwidth only steers a speed choice (weight_only_f16_form_preferred), and every entry
+  // point, the quantizers included, reads these traits: a driver that refuses the memory
+  // attributes must not make every call fail.
+  int clock_khz = 0, bus_bits = 0;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess)
+    t.dram_bytes_per_s = 2.0 * 1e3 * clock_khz * (bus_bits / 8.0);  // double data rate
+  else
+    cudaGetLastError();  // not sticky; leave no error behind for the next check
   return t;
 }
 
