@@ -34,9 +34,10 @@
 // then per method --warmup-ms of back-to-back calls and the median of --iters timed calls.
 // Each timed call is queued behind a spin kernel of one length for every method of a shape
 // (--spin-us, or 3x the longest host side of a call + 20 us where that is longer, measured
-// during the warm-ups), so the events time the GPU work alone, after the same idle time. Inputs rotate among enough copies that one
-// method's input sets together exceed 2 x L2 (at least 120 MB, at least 2 copies). Each
-// output is poisoned (0xFF: NaN) once before its method's first call.
+// during the warm-ups), so the events time the GPU work alone, after the same idle time.
+// Inputs rotate among enough copies that one method's input sets together exceed 2 x L2 (at
+// least 120 MB, at least 2 copies). Each output is poisoned (0xFF: NaN) once before its
+// method's first call.
 //
 // Checks: at start, on a small shape that is no tile multiple, every method against the
 // exact host reference (mxfp8_scaled_mm_reference) and mxgemm against cuBLAS BF16
@@ -222,8 +223,9 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
     }
     try {
       ShapeBench bench(gpu, o, sh, pools.a(sh), pools.b(sh), /*rotate=*/true);
-      const auto results = bench.time_all(o.spin_us);
-      for (int mi = 0; mi < kMethods; ++mi) row.r[mi] = results[mi];
+      const ShapeTimings t = bench.time_all(o.spin_us);
+      for (int mi = 0; mi < kMethods; ++mi) row.r[mi] = t.r[mi];
+      row.spin_us = t.spin_us;
       row.fp8_fallback = bench.fp8_fallback();
       const std::vector<i64> idx = sample_indices(sh.m * sh.n, o.sample, o.seed + si);
       std::vector<std::string> why;

@@ -97,15 +97,15 @@ struct Options {
   // The streaming kernel's values form of the mxgemm column (detail::StreamMxValues): "auto",
   // "bf16" or "f16" (BF16 activations through the fp16 form's pre-pass wherever it can run).
   std::string mx_values = "auto";
-  // Each timed run is queued behind a spin kernel of at least this many microseconds, lengthened
-  // to 3x a method's host time per call + 20 us where that is longer (the host must not fall
-  // behind the device within a timed run).
-  double spin_us = 50.0;
   detail::StreamMxValues mx_values_mode() const {
     return mx_values == "bf16"  ? detail::StreamMxValues::Bf16
            : mx_values == "f16" ? detail::StreamMxValues::F16
                                 : detail::StreamMxValues::Auto;
   }
+  // Every timed run of a shape waits behind a spin kernel of this many microseconds, or of 3x
+  // the longest host side of a call among the methods + 20 us where that is longer (the host
+  // must not fall behind the device within a timed run): ShapeBench::time_all.
+  double spin_us = 50.0;
 };
 
 struct Shape {

@@ -40,7 +40,12 @@ struct MethodResult {
   bool ran = false;
   std::string why;  // why not, when !ran
   double med_us = 0.0, min_us = 0.0, max_us = 0.0, host_us = 0.0;
-  double spin_us = 0.0;  // the spin each timed run waited behind (ShapeBench::time_all)
+};
+
+// Every method's result for one shape, and the spin all their timed runs waited behind.
+struct ShapeTimings {
+  std::array<MethodResult, kMethods> r;
+  double spin_us = 0.0;
 };
 
 // Outputs counted as mismatched: |got - ref| > kMismatchRel * |ref| + kMismatchAbs * rms(ref).
@@ -207,19 +212,19 @@ class ShapeBench {
   // within a timed run and no method starts its runs after a longer idle time than another (the
   // clock follows the load; bench/results/s51 timed one kernel 4-7% apart under two settings
   // whose host sides differed, when each method's spin followed its own host side).
-  std::array<MethodResult, kMethods> time_all(double spin_floor_us) {
-    std::array<MethodResult, kMethods> r;
-    double spin_us = spin_floor_us;
+  ShapeTimings time_all(double spin_floor_us) {
+    ShapeTimings t;
+    t.spin_us = spin_floor_us;
     for (int mi = 0; mi < kMethods; ++mi) {
       const auto m = static_cast<Method>(mi);
-      r[mi] = first_run(m);
-      if (!r[mi].ran) continue;
-      warm_up(m, r[mi]);
-      spin_us = std::max(spin_us, 3.0 * r[mi].host_us + 20.0);
+      t.r[mi] = first_run(m);
+      if (!t.r[mi].ran) continue;
+      warm_up(m, t.r[mi]);
+      t.spin_us = std::max(t.spin_us, 3.0 * t.r[mi].host_us + 20.0);
     }
     for (int mi = 0; mi < kMethods; ++mi)
-      if (r[mi].ran) timed_runs(static_cast<Method>(mi), r[mi], spin_us);
-    return r;
+      if (t.r[mi].ran) timed_runs(static_cast<Method>(mi), t.r[mi], t.spin_us);
+    return t;
   }
 
  private:
@@ -246,7 +251,6 @@ class ShapeBench {
     }
     MXGEMM_CUDA_CHECK(cudaGetLastError());
     MXGEMM_CUDA_CHECK(cudaStreamSynchronize(s));
-    r.spin_us = spin_us;
     const auto spin_ns = static_cast<unsigned long long>(spin_us * 1e3);
     std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(o_.iters));
     for (auto& e : ev) MXGEMM_CUDA_CHECK(cudaEventCreate(&e));
