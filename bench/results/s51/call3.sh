@@ -12,7 +12,9 @@ L=$OUT/logs; mkdir -p $L
 source bench/results/s39/common.sh
 BUDGET=${BUDGET:-540}
 : > $L/summary.txt
-unpack mxgemm_bench mxgemm_bench_cached attr_cost
+unpack mxgemm_bench mxgemm_bench_cached attr_cost mxgemm_gpu_tests
+# The GPU suite first (session 52): the landed build has not run on a GPU yet.
+limited 200 /tmp/mxgemm_gpu_tests > $L/tests.log 2>&1; stamp "gpu tests rc=$?"
 B=/tmp/mxgemm_bench
 /tmp/attr_cost > $L/attr_cost.log 2>&1
 for r in 1 2; do
@@ -29,8 +31,6 @@ for r in 1 2; do
     stamp "cached values $v r$r rc=$?"
   done
 done
-unpack mxgemm_gpu_tests
-limited 200 /tmp/mxgemm_gpu_tests > $L/tests.log 2>&1; stamp "gpu tests rc=$?"
 cd $OUT && tar czf logs.tgz logs
 cat logs/attr_cost.log
 table S bf1650 auto50 bf16200 auto200 bf16cached autocached
