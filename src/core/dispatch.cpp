@@ -1,12 +1,10 @@
 // Public GPU entry points: validate, pick a backend by device architecture, launch.
 #include <cuda_runtime_api.h>
 
-#include <map>
-#include <mutex>
-
 #include "core/check.hpp"
 #include "core/device.hpp"
 #include "core/dispatch.hpp"
+#include "core/per_device.hpp"
 #include "core/validate.hpp"
 #include "cuda/common/stream_turns.hpp"
 #include "cuda/quantize/launch.hpp"
@@ -54,19 +52,14 @@ DeviceQuery read_current_device() {
 // fixed for the device's life, and cudaGetDeviceProperties reads every property of the device
 // (some from the driver) each time. Only cudaGetDevice runs per call once a device is known.
 DeviceQuery query_current_device() {
-  static std::mutex mutex;
-  static std::map<int, DeviceQuery> known;
+  static PerDevice<DeviceQuery> known;
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) {
     cudaGetLastError();
     return read_current_device();
   }
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto it = known.find(device);
-  if (it != known.end()) return it->second;
-  DeviceQuery q = read_current_device();
-  if (q.present) known.emplace(q.device, q);
-  return q;
+  return known.get(
+      device, [](int) { return read_current_device(); }, [](const DeviceQuery& q) { return q.present; });
 }
 
 BackendChoice select_gemm_backend(const DeviceQuery& dev, bool sm100_built) {

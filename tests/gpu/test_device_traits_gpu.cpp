@@ -11,12 +11,14 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <utility>
 #include <vector>
 
+#include "common/wide_random.hpp"
 #include "core/device.hpp"
-#include "mxgemm/mxgemm.hpp"
 #include "cuda/common/current_device.hpp"
-#include "gpu/gpu_test_utils.hpp"
+#include "gpu/gemm_test_utils.hpp"
+#include "mxgemm/mxgemm.hpp"
 
 namespace mxgemm::testing {
 namespace {
@@ -73,47 +75,32 @@ double median_host_us(const std::function<void()>& call, int runs) {
 
 // Each entry point's host side, after its first call, on the shape where weight-only's values
 // form depends on the memory bandwidth (33..64 rows x N ~ 8192): the kernels run 30-100 us, so a
-// host side near them (a driver query per call) shows up in every decode step. Random data: the
-// weight is quantize_mxfp8 of random BF16 bits.
+// host side near them (a driver query per call) shows up in every decode step. Random data.
 TEST(GpuHostCost, EveryEntryPointsHostSideStaysUnderAHundredMicroseconds) {
   MXGEMM_REQUIRE_GPU();
   if (current_compute_capability() != 90) GTEST_SKIP() << "the Hopper kernels' host side";
   constexpr std::int64_t kM = 48, kN = 8192, kK = 8192;
   constexpr double kLimitUs = 100.0;
   std::mt19937 rng(52);
-  auto random_bf16 = [&](std::int64_t n) {
-    std::vector<std::uint16_t> bits(static_cast<std::size_t>(n));
-    std::uniform_int_distribution<std::uint32_t> word;
-    for (auto& b : bits) {
-      const std::uint32_t r = word(rng);
-      b = static_cast<std::uint16_t>((r & 0x807Fu) | ((120u + (r >> 16) % 12u) << 7));  // |x| in 2^-7..2^5
-    }
-    return bits;
-  };
-  const std::vector<std::uint16_t> a_bits = random_bf16(kM * kK), w_bits = random_bf16(kN * kK);
-  const ScaleShape as = scale_shape(kM, kK, ScaleLayout::Swizzled128x4),
-                   ws = scale_shape(kN, kK, ScaleLayout::Swizzled128x4);
-  GuardedDeviceBuffer a16(a_bits.size() * 2), w16(w_bits.size() * 2), a8(kM * kK), a8s(as.rows * as.cols),
-      w8(kN * kK), w8s(ws.rows * ws.cols), d(kM * kN * 2), alpha(4);
-  a16.upload(a_bits.data());
-  w16.upload(w_bits.data());
+  const HostWide a = random_wide(kM, kK, DType::BF16, rng);
+  const DeviceMxOperand w(random_mx_operand(kN, kK, rng)), a_mx(random_mx_operand(kM, kK, rng));
+  GuardedDeviceBuffer a16(a.bits.size() * 2), d(kM * kN * 2), alpha(4);
+  a16.upload(a.bits.data());
   const float one = 1.0f;
   alpha.upload(&one);
-  const ConstMatrixView a_view = contiguous<const void>(a16.data(), kM, kK, DType::BF16, Memory::Device);
-  const MxOperand a_mx(contiguous<void>(a8.data(), kM, kK, DType::E4M3, Memory::Device),
-                       contiguous<void>(a8s.data(), as.rows, as.cols, DType::E8M0, Memory::Device),
-                       ScaleLayout::Swizzled128x4);
-  const MxOperand w_mx(contiguous<void>(w8.data(), kN, kK, DType::E4M3, Memory::Device),
-                       contiguous<void>(w8s.data(), ws.rows, ws.cols, DType::E8M0, Memory::Device),
-                       ScaleLayout::Swizzled128x4);
+  ConstMatrixView a_view = a.view(Memory::Device);
+  a_view.data = a16.data();
+  // quantize_mxfp8 writes a_mx's buffers (with a's MXFP8 form, as valid an operand as before).
+  const ScaleShape as = scale_shape(kM, kK, ScaleLayout::Swizzled128x4);
+  const MxOperand a_mx_out(contiguous<void>(a_mx.data.data(), kM, kK, DType::E4M3, Memory::Device),
+                           contiguous<void>(a_mx.scales.data(), as.rows, as.cols, DType::E8M0, Memory::Device),
+                           ScaleLayout::Swizzled128x4);
   const MatrixView d_view = contiguous<void>(d.data(), kM, kN, DType::BF16, Memory::Device);
   const auto* alpha_ptr = static_cast<const float*>(alpha.data());
-  quantize_mxfp8(contiguous<const void>(w16.data(), kN, kK, DType::BF16, Memory::Device), w_mx,
-                 ScaleRounding::Floor);
 
-  const auto quantize = [&] { quantize_mxfp8(a_view, a_mx, ScaleRounding::Floor); };
-  const auto scaled_mm = [&] { mxfp8_scaled_mm(a_mx, w_mx, alpha_ptr, d_view); };
-  const auto weight_only = [&] { mxfp8_weight_only_mm(a_view, w_mx, alpha_ptr, nullptr, d_view); };
+  const auto quantize = [&] { quantize_mxfp8(a_view, a_mx_out, ScaleRounding::Floor); };
+  const auto scaled_mm = [&] { mxfp8_scaled_mm(a_mx.view, w.view, alpha_ptr, d_view); };
+  const auto weight_only = [&] { mxfp8_weight_only_mm(a_view, w.view, alpha_ptr, nullptr, d_view); };
   for (const auto& [name, call] : {std::pair<const char*, std::function<void()>>{"quantize_mxfp8", quantize},
                                    {"mxfp8_scaled_mm", scaled_mm},
                                    {"mxfp8_weight_only_mm", weight_only}}) {
@@ -124,8 +111,8 @@ TEST(GpuHostCost, EveryEntryPointsHostSideStaysUnderAHundredMicroseconds) {
                             << ": median host time of 51 calls";
     std::printf("  %s host side: median %.1f us a call\n", name, us);
   }
-  EXPECT_TRUE(a16.guards_intact() && w16.guards_intact() && a8.guards_intact() && a8s.guards_intact() &&
-              w8.guards_intact() && w8s.guards_intact() && d.guards_intact());
+  EXPECT_TRUE(a16.guards_intact() && w.data.guards_intact() && w.scales.guards_intact() &&
+              a_mx.data.guards_intact() && a_mx.scales.guards_intact() && d.guards_intact());
 }
 
 }  // namespace

@@ -6,10 +6,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include <map>
-#include <mutex>
-
 #include "core/check.hpp"
+#include "core/per_device.hpp"
 
 namespace mxgemm::cuda {
 
@@ -45,18 +43,11 @@ inline DeviceTraits read_device_traits(int device) {
 // The current device's traits, read once per device and process: every GEMM call asks (grid
 // sizes, the values form's rule), and some attributes (the memory clock) are driver queries.
 inline DeviceTraits current_device_traits() {
-  static std::mutex mutex;
-  static std::map<int, DeviceTraits> cache;
-  const int device = current_device();
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto it = cache.find(device);
-  if (it == cache.end()) it = cache.emplace(device, read_device_traits(device)).first;
-  return it->second;
+  static detail::PerDevice<DeviceTraits> cache;
+  return cache.get(current_device(), read_device_traits);
 }
 
 inline int current_device_sms() { return current_device_traits().sms; }
-
-inline double current_device_dram_bytes_per_s() { return current_device_traits().dram_bytes_per_s; }
 
 inline bool stream_capturing(cudaStream_t stream) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;

@@ -323,9 +323,9 @@ bool bf16_rows_in_f16(const ConstMatrixView& a, const ConstMxOperand& w, bool in
   if (a.dtype != DType::BF16 || w.data.dtype != DType::E4M3 || !in_place || a.rows <= 16 ||
       mode == detail::StreamMxValues::Bf16)
     return false;
-  return mode == detail::StreamMxValues::F16 ||
-         weight_only_f16_form_preferred(a.rows, w.data.rows, w.data.cols, cuda::current_device_sms(),
-                                        cuda::current_device_dram_bytes_per_s());
+  if (mode == detail::StreamMxValues::F16) return true;
+  const cuda::DeviceTraits device = cuda::current_device_traits();
+  return weight_only_f16_form_preferred(a.rows, w.data.rows, w.data.cols, device.sms, device.dram_bytes_per_s);
 }
 
 }  // namespace
