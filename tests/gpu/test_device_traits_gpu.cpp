@@ -5,12 +5,14 @@
 // values-form rule reads, at 354 us a query on the H100).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
+#include <link.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -59,6 +61,19 @@ TEST(GpuDeviceTraits, CachedAnswersMatchAFreshReadOnEveryDevice) {
     }
 }
 
+// Whether compute-sanitizer runs this process, seen by the library it injects into its target
+// (libsanitizer-collection.so, from its install folder). Under it every driver call is
+// intercepted, so host times mean nothing (session 54: the host-cost bound failed under memcheck
+// at 215 us a call, with no memory error).
+bool under_compute_sanitizer() {
+  const auto visit = [](dl_phdr_info* info, std::size_t, void*) -> int {
+    const std::string_view name = info->dlpi_name ? info->dlpi_name : "";
+    return name.find("libsanitizer-collection") != std::string_view::npos ||
+           name.find("compute-sanitizer") != std::string_view::npos;
+  };
+  return dl_iterate_phdr(visit, nullptr) != 0;
+}
+
 // The median host time of `call` over `runs` calls, each on an idle GPU (synchronized after).
 double median_host_us(const std::function<void()>& call, int runs) {
   std::vector<double> us;
@@ -97,6 +112,8 @@ TEST(GpuHostCost, EveryEntryPointsHostSideStaysUnderAHundredMicroseconds) {
                            ScaleLayout::Swizzled128x4);
   const MatrixView d_view = contiguous<void>(d.data(), kM, kN, DType::BF16, Memory::Device);
   const auto* alpha_ptr = static_cast<const float*>(alpha.data());
+  // Under a sanitizer the calls still run and the guards are still checked; only the time is moot.
+  const bool sanitized = under_compute_sanitizer();
 
   const auto quantize = [&] { quantize_mxfp8(a_view, a_mx_out, ScaleRounding::Floor); };
   const auto scaled_mm = [&] { mxfp8_scaled_mm(a_mx.view, w.view, alpha_ptr, d_view); };
@@ -107,9 +124,11 @@ TEST(GpuHostCost, EveryEntryPointsHostSideStaysUnderAHundredMicroseconds) {
     call();  // the first call may allocate the workspace and fill the caches
     MXGEMM_ASSERT_CUDA(cudaDeviceSynchronize());
     const double us = median_host_us(call, 51);
-    EXPECT_LT(us, kLimitUs) << name << " at " << kM << " x " << kN << " x " << kK
-                            << ": median host time of 51 calls";
-    std::printf("  %s host side: median %.1f us a call\n", name, us);
+    if (!sanitized)
+      EXPECT_LT(us, kLimitUs) << name << " at " << kM << " x " << kN << " x " << kK
+                              << ": median host time of 51 calls";
+    std::printf("  %s host side: median %.1f us a call%s\n", name, us,
+                sanitized ? " (under compute-sanitizer: not held to the bound)" : "");
   }
   EXPECT_TRUE(a16.guards_intact() && w.data.guards_intact() && w.scales.guards_intact() &&
               a_mx.data.guards_intact() && a_mx.scales.guards_intact() && d.guards_intact());
