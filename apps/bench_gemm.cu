@@ -390,8 +390,9 @@ int main(int argc, char** argv) {
   app.add_option("--mx-values", o.mx_values,
                  "the streaming kernel's values form (mxgemm column): auto (the library's), bf16 (the "
                  "bf16 values form), f16 (BF16 activations of more than 16 rows through the fp16 "
-                 "form's pre-pass wherever TMA could read them in place)")
-      ->check(CLI::IsMember({"auto", "bf16", "f16"}));
+                 "form's pre-pass wherever TMA could read them in place), bf16-permuted (those rows "
+                 "copied into the permuted K order for the bf16 values form; MXFP8 ones as bf16)")
+      ->check(CLI::IsMember({"auto", "bf16", "f16", "bf16-permuted"}));
   app.add_option("--spin-us", o.spin_us,
                  "each timed run waits behind a spin kernel of at least this long (us), lengthened to 3x "
                  "a method's host time per call + 20 us where that is longer")

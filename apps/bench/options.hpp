@@ -95,12 +95,14 @@ struct Options {
     return promote == "never" ? detail::StreamPromote::Never : detail::StreamPromote::Auto;
   }
   // The streaming kernel's values form of the mxgemm column (detail::StreamMxValues): "auto",
-  // "bf16" or "f16" (BF16 activations through the fp16 form's pre-pass wherever it can run).
+  // "bf16", "f16" (BF16 activations through the fp16 form's pre-pass wherever it can run) or
+  // "bf16-permuted" (BF16 activations of more than 16 rows copied into the permuted K order).
   std::string mx_values = "auto";
   detail::StreamMxValues mx_values_mode() const {
-    return mx_values == "bf16"  ? detail::StreamMxValues::Bf16
-           : mx_values == "f16" ? detail::StreamMxValues::F16
-                                : detail::StreamMxValues::Auto;
+    return mx_values == "bf16"             ? detail::StreamMxValues::Bf16
+           : mx_values == "f16"            ? detail::StreamMxValues::F16
+           : mx_values == "bf16-permuted" ? detail::StreamMxValues::Bf16Permuted
+                                           : detail::StreamMxValues::Auto;
   }
   // Every timed run of a shape waits behind a spin kernel of this many microseconds, or of 3x
   // the longest host side of a call among the methods + 20 us where that is longer (the host

@@ -41,8 +41,11 @@ StreamSplitK stream_split_k();
 // fp16 form (each activation row at its own power of two, kF16X) for E4M3 MXFP8 activations and
 // for BF16 ones where it measured faster (stream_gemm_sm90.cu's bf16_rows_in_f16), F16 for BF16
 // ones wherever it can run (more than 16 rows TMA could read in place), Bf16 the bf16 values
-// form, so that tests and the benchmark can compare them on the same shapes.
-enum class StreamMxValues { Auto, Bf16, F16 };
+// form, Bf16Permuted the bf16 values form with BF16 activations of more than 16 rows copied into
+// the permuted K order first (launch_activation_bf16_permuted_prepass; MXFP8 ones as Bf16; Auto
+// takes it where weight_only_bf16_permuted_preferred says), so that tests and the benchmark can
+// compare them on the same shapes.
+enum class StreamMxValues { Auto, Bf16, F16, Bf16Permuted };
 
 StreamMxValues set_stream_mx_values(StreamMxValues form);
 StreamMxValues stream_mx_values();

@@ -46,6 +46,24 @@ TEST(WeightOnlyF16Form, KeepsTheBf16FormWhereTheH100sMemoryBinds) {
   }
 }
 
+// Where the bf16 form reads 33..64 rows in place on the H100 (the test above), those rows are
+// copied into the permuted K order first (measured faster there: bench/results/s55/call4), and
+// nowhere else: not at 17..32 rows (slower), not where the fp16 form runs, not on the H200.
+TEST(WeightOnlyF16Form, CopiesIntoThePermutedOrderWhereTheH100KeepsTheBf16Form) {
+  const struct { std::int64_t m, n, k; bool h100; } choices[] = {
+      {48, 8192, 8192, true},   {64, 8192, 28672, true},  {33, 8192, 8192, true},  {64, 8192, 8192, true},
+      {48, 8192, 28672, true},  {32, 8192, 28672, false}, {17, 8192, 8192, false}, {16, 8192, 8192, false},
+      {65, 8192, 8192, false},  {64, 28672, 8192, false}, {64, 4096, 8192, false}, {64, 8192, 4096, false},
+      {48, 14336, 14336, false}, {128, 8192, 28672, false}};
+  for (const auto& c : choices) {
+    const std::string what = std::to_string(c.m) + " x " + std::to_string(c.n) + " x " + std::to_string(c.k);
+    EXPECT_EQ(weight_only_bf16_permuted_preferred(c.m, c.n, c.k, kSms, kH100Dram), c.h100) << what;
+    EXPECT_FALSE(weight_only_bf16_permuted_preferred(c.m, c.n, c.k, kSms, kH200Dram)) << what;
+    // Never where the fp16 form runs: the two copies are alternatives.
+    if (c.h100) EXPECT_FALSE(weight_only_f16_form_preferred(c.m, c.n, c.k, kSms, kH100Dram)) << what;
+  }
+}
+
 // What the pre-pass refuses, naming the argument, the expectation and the actual value:
 // another dtype than BF16, rows not 16-byte aligned (address, stride or K).
 template <typename E>

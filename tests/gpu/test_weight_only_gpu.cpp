@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "common/wide_random.hpp"
+#include "cuda/common/current_device.hpp"
+#include "cuda/sm90/stream_gemm_sm90.hpp"
 #include "cuda/sm90/stream_schedule.hpp"
 #include "gpu/gemm_test_utils.hpp"
 
@@ -553,6 +555,46 @@ TEST(GpuWeightOnly, Bf16ActivationsInTheFp16FormMatchReference) {
   }
 }
 
+// BF16 activations of more than 16 rows copied into the permuted K order for the bf16 values
+// form (forced: detail::StreamMxValues::Bf16Permuted; the library picks it on GPUs of the H100's
+// bandwidth only, weight_only_bf16_permuted_preferred; launch_activation_bf16_permuted_prepass): every tile width (17 and 30 rows: 32-row tiles, the
+// latter with K split among the warpgroups; 40 and 64: 64-row tiles; 100, 300), N and K tails,
+// E4M3 and E5M2 weights, both layouts, bias, alpha, every output type, against the reference and
+// bitwise the same run to run; an activation TMA cannot read in place (pitch 5 past K) keeps the
+// natural order's copy.
+TEST(GpuWeightOnly, Bf16ActivationsInThePermutedOrderMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "the permuted K order is the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  const struct { std::int64_t m, n, k; bool split_k; std::int64_t pad; } shapes[] = {
+      {17, 520, 1008, false, 8}, {30, 520, 8192, true, 8},   {40, 300, 4112, false, 8}, {64, 8200, 1040, false, 8},
+      {100, 136, 2080, false, 8}, {300, 257, 2064, false, 8}, {40, 300, 1040, false, 5}};
+  const detail::ScopedStreamMxValues permuted(detail::StreamMxValues::Bf16Permuted);
+  int variant = 0;
+  for (const auto& s : shapes) {
+    const detail::ScopedStreamSplitK split(s.split_k ? detail::StreamSplitK::Always : detail::StreamSplitK::Auto);
+    MxOptions o;
+    o.layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
+    o.dtype = variant % 3 == 2 ? DType::E5M2 : DType::E4M3;
+    if (o.dtype == DType::E5M2) o.scale_lo = 110, o.scale_hi = 118;
+    const HostWide a = random_wide(s.m, s.k, DType::BF16, rng, variant % 2 == 0 ? 1.0 : 300.0, s.pad);
+    const HostMxOperand w = random_mx_operand(s.n, s.k, rng, o);
+    const DType out = variant % 3 == 0 ? DType::FP32 : (variant % 3 == 1 ? DType::BF16 : DType::FP16);
+    const std::vector<std::uint8_t> bias_bytes = random_bias(s.n, DType::BF16, rng);
+    const ConstMatrixView bias(bias_bytes.data(), 1, s.n, s.n, DType::BF16, Memory::Host);
+    const ConstMatrixView* b = variant % 2 == 1 ? &bias : nullptr;
+    const float alpha = variant % 4 == 3 ? -0.375f : 1.0f;
+    const std::string what = shape_name(s.m, s.n, s.k) + (s.split_k ? " split K " : " ") + dtype_name(w.dtype) +
+                             " weight, " + dtype_name(out) + " out, pitch pad " + std::to_string(s.pad);
+    ++variant;
+    const GpuResult g = run_weight_only(a, w, b, out, alpha);
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+    expect_weight_only_matches(a, w, b, alpha, g, what);
+    EXPECT_EQ(g.out.bytes, run_weight_only(a, w, b, out, alpha).out.bytes) << what << ": a second run differs";
+  }
+}
+
 // Rows the fp16 values form cannot hold exactly at one power of two are marked for the exact
 // path; the others are exact on the fast path. Row 1 holds one nonzero term (the weight's
 // column 0 is zero), so where that term is an fp16 normal or the row is marked its FP32
@@ -749,6 +791,46 @@ TEST(GpuWeightOnly, RefusesMoreTileStagesThanTheKernelCounts) {
               std::string::npos)
         << e.what();
   }
+}
+
+
+// Where the library itself copies BF16 rows into the permuted K order (on this GPU's SM count and
+// bandwidth: weight_only_bf16_permuted_preferred, an H100's 33..64 rows on N = 8192), its choice
+// runs exactly the forced copy (the same bits; the forced path is checked against the reference
+// above), within fp32 rounding of the activation read in place. The shape is too large for the
+// fp64 reference in every run of the suite, hence those two checks.
+TEST(GpuWeightOnly, LibraryCopiesIntoThePermutedOrderWhereItsRuleSays) {
+  MXGEMM_REQUIRE_GPU();
+  if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "the permuted K order is the sm_90 path's";
+  const std::int64_t m = 48, n = 8192, k = 8192;
+  const cuda::DeviceTraits device = cuda::current_device_traits();
+  if (!sm90::weight_only_bf16_permuted_preferred(m, n, k, device.sms, device.dram_bytes_per_s))
+    GTEST_SKIP() << "this GPU (" << device.sms << " SMs, " << device.dram_bytes_per_s / 1e12
+                 << " TB/s) does not take the permuted copy at 48 x 8192 x 8192";
+  std::mt19937 rng = fresh_rng();
+  const HostWide a = random_wide(m, k, DType::BF16, rng, 1.0, 8);
+  const HostMxOperand w = random_mx_operand(n, k, rng, MxOptions{});
+  const auto run_as = [&](detail::StreamMxValues form) {
+    const detail::ScopedStreamMxValues mode(form);
+    GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f);
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << "written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << "outputs left unwritten";
+    return g;
+  };
+  const GpuResult chosen = run_as(detail::StreamMxValues::Auto);
+  const GpuResult permuted = run_as(detail::StreamMxValues::Bf16Permuted);
+  const GpuResult in_place = run_as(detail::StreamMxValues::Bf16);
+  EXPECT_EQ(chosen.out.bytes, permuted.out.bytes) << "the library's choice differs from the forced permuted copy";
+  double diff = 0, norm = 0;
+  for (std::int64_t r = 0; r < m; ++r)
+    for (std::int64_t c = 0; c < n; ++c) {
+      const double x = chosen.out.at(r, c), y = in_place.out.at(r, c);
+      ASSERT_TRUE(std::isfinite(x) && std::isfinite(y)) << "output (" << r << ", " << c << ")";
+      diff += (x - y) * (x - y);
+      norm += y * y;
+    }
+  // Each within the 1e-5 bar of the exact product, so within twice that of each other.
+  EXPECT_LT(std::sqrt(diff / norm), 2e-5) << "the permuted copy's sums against the activation read in place";
 }
 
 }  // namespace

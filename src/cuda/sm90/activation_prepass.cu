@@ -390,6 +390,33 @@ __device__ __forceinline__ std::uint32_t bf16x2_to_f16x2_scaled(std::uint32_t pa
   return *reinterpret_cast<const std::uint32_t*>(&h);
 }
 
+// A thread's kChunksPerThread chunks of 8 elements of a BF16 row, every kThreads-th from chunk
+// `first`, in 16-byte loads (rows 16-byte aligned, k % 8 == 0); zeros past k.
+__device__ __forceinline__ void load_row_chunks(const std::uint16_t* src, std::uint32_t first, int k,
+                                                uint4 (&v)[kChunksPerThread]) {
+#pragma unroll
+  for (int j = 0; j < kChunksPerThread; ++j) {
+    const std::uint32_t col = (first + j * kThreads) * kChunkElems;
+    v[j] = col < static_cast<std::uint32_t>(k) ? __ldg(reinterpret_cast<const uint4*>(src + col)) : make_uint4(0, 0, 0, 0);
+  }
+}
+
+// The chunks of load_row_chunks, each word (a pair of elements) mapped by convert, stored in the
+// permuted K order up to row_elems. Chunks past the row are converted too (zeros) but not
+// stored: the permutation's shuffles need every thread of the warp.
+template <typename Convert>
+__device__ __forceinline__ void store_permuted_chunks(const uint4 (&v)[kChunksPerThread], std::uint16_t* dst,
+                                                      std::uint32_t first, std::uint32_t row_elems,
+                                                      const Convert& convert) {
+#pragma unroll
+  for (int j = 0; j < kChunksPerThread; ++j) {
+    const std::uint32_t col = (first + j * kThreads) * kChunkElems;
+    std::uint32_t w[4] = {convert(v[j].x), convert(v[j].y), convert(v[j].z), convert(v[j].w)};
+    permute_quad(w, static_cast<int>(threadIdx.x & 3));
+    if (col < row_elems) *reinterpret_cast<uint4*>(dst + col) = make_uint4(w[0], w[1], w[2], w[3]);
+  }
+}
+
 // A CTA converts kCtaChunks chunks of 8 elements of one row (blockIdx.y), as the MXFP8 values
 // pre-pass; each first finds the row's largest magnitude (the row is read once from memory and
 // again from L2 by its other CTAs).
@@ -399,11 +426,7 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_f16_rows_prepass
   const std::uint32_t first = blockIdx.x * kCtaChunks + threadIdx.x;
   const std::uint16_t* src = p.a + static_cast<std::int64_t>(row) * p.a_stride;
   uint4 v[kChunksPerThread];
-#pragma unroll
-  for (int j = 0; j < kChunksPerThread; ++j) {
-    const std::uint32_t col = (first + j * kThreads) * kChunkElems;
-    v[j] = col < static_cast<std::uint32_t>(p.k) ? __ldg(reinterpret_cast<const uint4*>(src + col)) : make_uint4(0, 0, 0, 0);
-  }
+  load_row_chunks(src, first, p.k, v);
   const std::uint32_t field = row_top_bf16_magnitude(src, p.k) >> 7;
   const bool usable = field >= kF16RowsMinTopField;
   const std::uint32_t c_biased = usable ? 127u + 142u - field : 127u;  // 127 + c_r
@@ -413,17 +436,8 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_f16_rows_prepass
   const std::uint32_t row_elems = static_cast<std::uint32_t>(p.blocks) * 32;
   std::uint16_t* dst = p.out + static_cast<std::int64_t>(row) * p.out_stride;
   bool inexact = false;
-#pragma unroll
-  for (int j = 0; j < kChunksPerThread; ++j) {
-    // Chunks past the row are converted too (zeros) but not stored: the permutation's shuffles
-    // need every thread of the warp.
-    const std::uint32_t col = (first + j * kThreads) * kChunkElems;
-    std::uint32_t w[4] = {v[j].x, v[j].y, v[j].z, v[j].w};
-#pragma unroll
-    for (int i = 0; i < 4; ++i) w[i] = bf16x2_to_f16x2_scaled(w[i], power, inexact);
-    permute_quad(w, static_cast<int>(threadIdx.x & 3));
-    if (col < row_elems) *reinterpret_cast<uint4*>(dst + col) = make_uint4(w[0], w[1], w[2], w[3]);
-  }
+  store_permuted_chunks(v, dst, first, row_elems,
+                        [&](std::uint32_t pair) { return bf16x2_to_f16x2_scaled(pair, power, inexact); });
   // Rows only ever gain the mark within a launch; threads race to write the same value.
   if (inexact) p.exact_rows[row] = p.generation;
 }
@@ -431,8 +445,9 @@ static_assert(127 + 142 - 254 >= 1 && 127 + 142 - kF16RowsMinTopField <= 254 &&
                   254 - (127 + 142 - kF16RowsMinTopField) - kF16WeightShift >= 1,
               "every row's power and its inverse times 2^-kF16WeightShift are fp32 normals");
 
-// BF16 rows whose address or stride TMA cannot take: copied into the workspace, K padded
-// to whole 32-element blocks with zeros.
+// BF16 rows copied into the workspace, K padded to whole 32-element blocks with zeros: rows whose
+// address or stride TMA cannot take (wide_prepass_kernel, natural order), or rows for the
+// permuted order (bf16_permuted_prepass_kernel).
 struct WidePrepassParams {
   const std::uint16_t* a;
   std::int64_t a_stride;  // elements
@@ -440,6 +455,19 @@ struct WidePrepassParams {
   std::uint16_t* out;
   std::int64_t out_stride;  // elements
 };
+
+// BF16 rows copied bit for bit into the permuted K order (launch_activation_bf16_permuted_prepass):
+// a CTA moves kCtaChunks chunks of 8 elements of one row (blockIdx.y), as the pre-passes above,
+// with 16-byte loads (rows 16-byte aligned, K % 8 == 0).
+__global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_permuted_prepass_kernel(const WidePrepassParams p) {
+  ptx::griddepcontrol_launch_dependents();
+  const int row = static_cast<int>(blockIdx.y);
+  const std::uint32_t first = blockIdx.x * kCtaChunks + threadIdx.x;
+  uint4 v[kChunksPerThread];
+  load_row_chunks(p.a + static_cast<std::int64_t>(row) * p.a_stride, first, p.k, v);
+  store_permuted_chunks(v, p.out + static_cast<std::int64_t>(row) * p.out_stride, first,
+                        static_cast<std::uint32_t>(p.blocks) * 32, [](std::uint32_t pair) { return pair; });
+}
 
 __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) wide_prepass_kernel(const WidePrepassParams p) {
   ptx::griddepcontrol_launch_dependents();
@@ -486,16 +514,56 @@ void launch_activation_prepass(const ConstMatrixView& a, std::int64_t row0, std:
   MXGEMM_CUDA_CHECK(cudaGetLastError());
 }
 
+namespace {
+
+// The row pre-passes that read a BF16 activation in 16-byte chunks (bf16_f16_rows_prepass_kernel,
+// bf16_permuted_prepass_kernel) need rows 16-byte aligned (address, row stride) of a multiple of
+// 8 elements: TMA's in-place condition, which is when the launcher sends rows there.
+void require_chunked_bf16_rows(const char* fn, const ConstMatrixView& a) {
+  if (a.dtype != DType::BF16) detail::fail<DtypeError>(fn, "a.dtype", "BF16", dtype_name(a.dtype));
+  if (reinterpret_cast<std::uintptr_t>(a.data) % 16 != 0 || a.row_stride % 8 != 0 || a.cols % 8 != 0)
+    detail::fail<ArgumentError>(fn, "a", "16-byte aligned rows (address, row stride) of a multiple of 8 elements",
+                                detail::concat("address % 16 = ", reinterpret_cast<std::uintptr_t>(a.data) % 16,
+                                               ", row stride ", a.row_stride, ", ", a.cols, " columns"));
+}
+
+// Calls launch(r, rows_here, grid) for consecutive groups of at most 65535 rows (one row a grid
+// row), the grid covering a row's chunks of 8 elements of K padded to whole 32-blocks.
+template <typename Launch>
+void for_each_row_grid(std::int64_t rows, int blocks, const Launch& launch) {
+  const std::int64_t row_chunks = static_cast<std::int64_t>(blocks) * (32 / kChunkElems);
+  constexpr std::int64_t kMaxRows = 65535;
+  for (std::int64_t r = 0; r < rows; r += kMaxRows) {
+    const std::int64_t here = std::min(kMaxRows, rows - r);
+    launch(r, static_cast<int>(here), dim3(static_cast<unsigned>(ceil_div(row_chunks, kCtaChunks)), static_cast<unsigned>(here)));
+  }
+}
+
+}  // namespace
+
+void launch_activation_bf16_permuted_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows,
+                                             std::uint16_t* out, std::int64_t out_stride, cudaStream_t stream) {
+  require_chunked_bf16_rows("launch_activation_bf16_permuted_prepass", a);
+  WidePrepassParams p{};
+  p.a = static_cast<const std::uint16_t*>(a.data) + row0 * a.row_stride;
+  p.a_stride = a.row_stride;
+  p.k = static_cast<int>(a.cols);
+  p.blocks = static_cast<int>(scale_cols(p.k));
+  p.out_stride = out_stride;
+  for_each_row_grid(rows, p.blocks, [&](std::int64_t r, int here, dim3 grid) {
+    WidePrepassParams part = p;
+    part.a = p.a + r * a.row_stride;
+    part.m = here;
+    part.out = out + r * out_stride;
+    bf16_permuted_prepass_kernel<<<grid, kThreads, 0, stream>>>(part);
+  });
+  MXGEMM_CUDA_CHECK(cudaGetLastError());
+}
+
 void launch_activation_f16_rows_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows,
                                         std::uint16_t* out, std::int64_t out_stride, const ExactRowMarks& marks,
                                         float* row_scales, cudaStream_t stream) {
-  if (a.dtype != DType::BF16)
-    detail::fail<DtypeError>("launch_activation_f16_rows_prepass", "a.dtype", "BF16", dtype_name(a.dtype));
-  if (reinterpret_cast<std::uintptr_t>(a.data) % 16 != 0 || a.row_stride % 8 != 0 || a.cols % 8 != 0)
-    detail::fail<ArgumentError>("launch_activation_f16_rows_prepass", "a",
-                                "16-byte aligned rows (address, row stride) of a multiple of 8 elements",
-                                detail::concat("address % 16 = ", reinterpret_cast<std::uintptr_t>(a.data) % 16,
-                                               ", row stride ", a.row_stride, ", ", a.cols, " columns"));
+  require_chunked_bf16_rows("launch_activation_f16_rows_prepass", a);
   F16RowsParams p{};
   p.a = static_cast<const std::uint16_t*>(a.data) + row0 * a.row_stride;
   p.a_stride = a.row_stride;
@@ -503,18 +571,15 @@ void launch_activation_f16_rows_prepass(const ConstMatrixView& a, std::int64_t r
   p.blocks = static_cast<int>(scale_cols(p.k));
   p.out_stride = out_stride;
   p.generation = marks.generation;
-  const std::int64_t row_chunks = static_cast<std::int64_t>(p.blocks) * (32 / kChunkElems);
-  constexpr std::int64_t kMaxRows = 65535;  // one row a grid row
-  for (std::int64_t r = 0; r < rows; r += kMaxRows) {
+  for_each_row_grid(rows, p.blocks, [&](std::int64_t r, int here, dim3 grid) {
     F16RowsParams part = p;
     part.a = p.a + r * a.row_stride;
-    part.m = static_cast<int>(std::min(kMaxRows, rows - r));
+    part.m = here;
     part.out = out + r * out_stride;
     part.row_scale_out = row_scales + r;
     part.exact_rows = marks.rows + r;
-    const dim3 grid(static_cast<unsigned>(ceil_div(row_chunks, kCtaChunks)), static_cast<unsigned>(part.m));
     bf16_f16_rows_prepass_kernel<<<grid, kThreads, 0, stream>>>(part);
-  }
+  });
   MXGEMM_CUDA_CHECK(cudaGetLastError());
 }
 

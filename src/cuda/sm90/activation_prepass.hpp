@@ -58,6 +58,14 @@ void launch_activation_f16_rows_prepass(const ConstMatrixView& a, std::int64_t r
                                         std::uint16_t* out, std::int64_t out_stride, const ExactRowMarks& marks,
                                         float* row_scales, cudaStream_t stream);
 
+// The weight-only GEMM's activation in the bf16 values form read in the permuted K order (more
+// than 16 rows, detail::StreamMxValues::Bf16Permuted): a (BF16, validated, 16-byte aligned rows
+// of a multiple of 8 elements) -> the same values in the permuted K order of mainloop.cuh, K
+// padded to whole 32-blocks with zeros, so that the kernel loads each weight row's fragment of a
+// 32-block in one 8-byte load (kPermutedX) instead of four 2-byte ones.
+void launch_activation_bf16_permuted_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows,
+                                             std::uint16_t* out, std::int64_t out_stride, cudaStream_t stream);
+
 #ifdef MXGEMM_STREAM_TRACE
 // Development timeline: the first start and last end (global timer, ns) of the MXFP8 values
 // pre-pass's CTAs since the last reset.

@@ -68,8 +68,9 @@ struct StreamLaunch {
   ExactOperand x_exact;
   int x_row0;                // the launch's first row of it
   // A BF16 activation of more than 16 rows goes through the fp16 values form's pre-pass
-  // (bf16_rows_in_f16).
+  // (bf16_rows_in_f16), or through a copy into the permuted K order (bf16_rows_permuted).
   bool x_f16_rows = false;
+  bool x_bf16_permuted = false;
 
   // An MXFP8 activation (its pre-pass marks rows for the exact path and may pad its copy).
   bool mx_activation() const { return x_exact.dtype == DType::E4M3 || x_exact.dtype == DType::E5M2; }
@@ -116,7 +117,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
   // The fp16 values form: an FP16 activation's sums carry the weight's 2^kF16WeightShift, which
   // alpha takes out; an MXFP8 one's, each row's power of two (x_row_scale), which takes it too.
-  const bool f16_values = runs_f16_values<kCodes, kPermutedX>(l.x_exact.dtype, b.data.dtype);
+  const bool f16_values = !l.x_bf16_permuted && runs_f16_values<kCodes, kPermutedX>(l.x_exact.dtype, b.data.dtype);
   const bool row_scaled = f16_values && kPermutedX;
   p.sched = kSplitK ? StreamSchedule::one_tile_per_cta(static_cast<int>(tiles_n), static_cast<int>(k_stages), split_ctas)
                     : StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n),
@@ -328,6 +329,19 @@ bool bf16_rows_in_f16(const ConstMatrixView& a, const ConstMxOperand& w, bool in
   return weight_only_f16_form_preferred(a.rows, w.data.rows, w.data.cols, device.sms, device.dram_bytes_per_s);
 }
 
+// A BF16 activation goes into the bf16 values form through a copy in the permuted K order
+// (launch_activation_bf16_permuted_prepass): more than 16 rows TMA could read in place, on an
+// E4M3 weight where weight_only_bf16_permuted_preferred says (or wherever a test or the benchmark
+// forces it, detail::StreamMxValues::Bf16Permuted). Asked only where the fp16 form does not run.
+bool bf16_rows_permuted(const ConstMatrixView& a, const ConstMxOperand& w, bool in_place) {
+  const detail::StreamMxValues mode = detail::stream_mx_values();
+  if (a.dtype != DType::BF16 || !in_place || a.rows <= 16) return false;
+  if (mode == detail::StreamMxValues::Bf16Permuted) return true;
+  if (mode != detail::StreamMxValues::Auto || w.data.dtype != DType::E4M3) return false;
+  const cuda::DeviceTraits device = cuda::current_device_traits();
+  return weight_only_bf16_permuted_preferred(a.rows, w.data.rows, w.data.cols, device.sms, device.dram_bytes_per_s);
+}
+
 }  // namespace
 
 // BF16 activations on an E4M3 weight take the fp16 values form through a pre-pass
@@ -359,6 +373,23 @@ bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t
   return n * k > kFewRowsMinWeightElems && !split_k_fills(n, sms);
 }
 
+// Where the bf16 form reads 33..64 BF16 rows faster than the fp16 form's pre-pass (GPUs under
+// kFastDramBytesPerS, 64-row tiles that fill the SMs, weights of 2^26 elements or more: the
+// H100's rule above), those rows copied into the permuted K order run faster still than read in
+// place: the weight's fragment of a 32-block is then one 8-byte shared load instead of four 2-byte
+// ones, and the copy (an extra launch, 2 x M x K bytes each way) is hidden behind the weight's
+// stream. H100, 447f9d0's library + this copy, two alternated rounds (bench/results/s55/call4),
+// us, in place -> copied: 48 x 8192^2 31.4 / 31.5 -> 30.8 / 30.6, 64 x 8192^2
+// 31.4 / 31.5 -> 30.9 / 30.9, 48 x 8192 x 28672 94.2 / 96.5 -> 92.1 / 91.9, 64 x 8192 x 28672
+// 94.8 / 97.9 -> 93.8 / 94.2. Slower at 17..32 rows (32 x 8192 x 28672 85.0 / 85.8 -> 87.3 /
+// 87.2), where the K split among four warpgroups leaves each a shorter stage.
+bool weight_only_bf16_permuted_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
+                                         double dram_bytes_per_s) {
+  constexpr std::int64_t kMinRows = 33, kMaxRows = 64, kMinN = 8192, kMinWeightElems = std::int64_t{1} << 26;
+  return m >= kMinRows && m <= kMaxRows && n >= kMinN && n * k >= kMinWeightElems &&
+         dram_bytes_per_s < kFastDramBytesPerS && split_k_fills(n, sms);
+}
+
 namespace {
 
 template <typename Prepass>
@@ -378,7 +409,7 @@ void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activat
   if (l.m <= 8) launch_padded<8, true>(l, b, prepass, stream);
   else if (l.m <= 16 && mx_activation) launch_padded<16, true>(l, b, prepass, stream);
   else if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
-  else if (mx_activation || l.x_f16_rows) launch_values<true>(l, b, prepass, stream);
+  else if (mx_activation || l.x_f16_rows || l.x_bf16_permuted) launch_values<true>(l, b, prepass, stream);
   else launch_values<false>(l, b, prepass, stream);
 }
 
@@ -423,21 +454,25 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   constexpr const char* kWeightOnly = "mxfp8_weight_only_mm";
   const void* bias_data = bias != nullptr ? bias->data : nullptr;
   const DType bias_dtype = bias != nullptr ? bias->dtype : DType::FP32;
-  // The codes form's pre-pass (sx set), the fp16 values form's (row_scales set), or a copy of
-  // rows TMA cannot read in place (the bf16 values form reads an aligned activation itself and
-  // calls no pre-pass).
-  auto prepass_rows = [&](std::int64_t row0, std::int64_t rows) {
-    return [&a, row0, rows, stream](std::uint16_t* x, std::int64_t x_stride, float* sx, std::int64_t sx_stride,
-                                    const ExactRowMarks& marks, float* row_scales) {
-      if (sx != nullptr) launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, marks, stream);
-      else if (row_scales != nullptr) launch_activation_f16_rows_prepass(a, row0, rows, x, x_stride, marks, row_scales, stream);
-      else launch_activation_prepass(a, row0, rows, x, x_stride, stream);
-    };
-  };
   // TMA reads the activation in place when its address and row pitch are 16-byte multiples.
   const bool in_place = reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 && (a.row_stride * 2) % 16 == 0;
   const bool f16_rows = bf16_rows_in_f16(a, w, in_place);
-  if (in_place && !f16_rows) {
+  const bool permuted_rows = !f16_rows && bf16_rows_permuted(a, w, in_place);
+  // The codes form's pre-pass (sx set), the fp16 values form's (row_scales set), the copy into
+  // the permuted K order, or a copy of rows TMA cannot read in place (the bf16 values form reads
+  // an aligned activation itself and calls no pre-pass).
+  auto prepass_rows = [&](std::int64_t row0, std::int64_t rows) {
+    return [&a, row0, rows, permuted_rows, stream](std::uint16_t* x, std::int64_t x_stride, float* sx,
+                                                   std::int64_t sx_stride, const ExactRowMarks& marks, float* row_scales) {
+      if (sx != nullptr) launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, marks, stream);
+      else if (row_scales != nullptr) launch_activation_f16_rows_prepass(a, row0, rows, x, x_stride, marks, row_scales, stream);
+      // launch_rows reads more than 16 of these rows in the permuted order, fewer (the last of
+      // several row ranges) in the natural one.
+      else if (permuted_rows && rows > 16) launch_activation_bf16_permuted_prepass(a, row0, rows, x, x_stride, stream);
+      else launch_activation_prepass(a, row0, rows, x, x_stride, stream);
+    };
+  };
+  if (in_place && !f16_rows && !permuted_rows) {
     const StreamLaunch l{kWeightOnly, static_cast<int>(a.rows), alpha, bias_data, bias_dtype, d, a.data, a.row_stride,
                          exact_operand(a), 0};
     launch_rows(l, w, /*mx_activation=*/false, prepass_rows(0, a.rows), stream);
@@ -446,7 +481,7 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   const std::int64_t kp = scale_cols(a.cols) * 32;
   for_each_row_range(a.rows, kp, [&](std::int64_t row0, std::int64_t rows) {
     const StreamLaunch l{kWeightOnly, static_cast<int>(rows), alpha, bias_data, bias_dtype, rows_of(d, row0, rows),
-                         nullptr, 0, exact_operand(a), static_cast<int>(row0), f16_rows};
+                         nullptr, 0, exact_operand(a), static_cast<int>(row0), f16_rows, permuted_rows};
     launch_rows(l, w, /*mx_activation=*/false, prepass_rows(row0, rows), stream);
   });
 }

@@ -40,7 +40,8 @@ bool runs_f16_values(DType x_dtype, DType w_dtype) {
   if constexpr (kCodes) return false;
   else if constexpr (kPermutedX)
     return (x_dtype == DType::E4M3 || x_dtype == DType::BF16) && w_dtype == DType::E4M3 &&
-           detail::stream_mx_values() != detail::StreamMxValues::Bf16;
+           detail::stream_mx_values() != detail::StreamMxValues::Bf16 &&
+           detail::stream_mx_values() != detail::StreamMxValues::Bf16Permuted;
   else return x_dtype == DType::FP16;
 }
 
@@ -49,6 +50,11 @@ bool runs_f16_values(DType x_dtype, DType w_dtype) {
 // form, on a device of `sms` SMs and `dram_bytes_per_s` peak memory bandwidth: the rule
 // measured on the H200 and the H100 (stream_gemm_sm90.cu).
 bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms, double dram_bytes_per_s);
+// Whether m BF16 rows that the bf16 values form would read in place (the fp16 form not
+// preferred) run faster copied into the permuted K order first
+// (launch_activation_bf16_permuted_prepass): the rule measured on the H100 (stream_gemm_sm90.cu).
+bool weight_only_bf16_permuted_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
+                                         double dram_bytes_per_s);
 
 // The CTAs each 64-row tile's K is split among, in clusters, on the current device (of `sms`
 // SMs), for an N x K weight and m_pad activation rows (split_k_cluster_ctas with the device's
