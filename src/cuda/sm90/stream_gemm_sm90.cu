@@ -378,11 +378,13 @@ bool weight_only_f16_form_preferred(std::int64_t m, std::int64_t n, std::int64_t
 // H100's rule above), those rows copied into the permuted K order run faster still than read in
 // place: the weight's fragment of a 32-block is then one 8-byte shared load instead of four 2-byte
 // ones, and the copy (an extra launch, 2 x M x K bytes each way) is hidden behind the weight's
-// stream. H100, 447f9d0's library + this copy, two alternated rounds (bench/results/s55/call4),
-// us, in place -> copied: 48 x 8192^2 31.4 / 31.5 -> 30.8 / 30.6, 64 x 8192^2
-// 31.4 / 31.5 -> 30.9 / 30.9, 48 x 8192 x 28672 94.2 / 96.5 -> 92.1 / 91.9, 64 x 8192 x 28672
-// 94.8 / 97.9 -> 93.8 / 94.2. Slower at 17..32 rows (32 x 8192 x 28672 85.0 / 85.8 -> 87.3 /
-// 87.2), where the K split among four warpgroups leaves each a shorter stage.
+// stream. H100, this build, two alternated rounds (bench/results/s55/call5; call4 had the same
+// with session 51's build), us, read in place -> copied: 33 / 48 / 64 x 8192^2 31.3-31.5 / 31.4 /
+// 31.1-31.3 -> 30.2-30.7 / 30.4-30.6 / 30.6-30.8; 33 / 48 / 64 x 8192 x 28672 93.7-94.6 /
+// 94.7-94.8 / 96.0-96.4 -> 90.8-90.9 / 91.9 / 93.4-93.8. Slower at 17..32 rows (call4: 32 x 8192
+// x 28672 85.0 / 85.8 -> 87.3 / 87.2; those rows split K among four warpgroups, not two; why the
+// copy does not pay there is not measured). Not measured on the H200, whose rule sends 33..64
+// rows of these weights to the fp16 form.
 bool weight_only_bf16_permuted_preferred(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
                                          double dram_bytes_per_s) {
   constexpr std::int64_t kMinRows = 33, kMaxRows = 64, kMinN = 8192, kMinWeightElems = std::int64_t{1} << 26;
