@@ -64,21 +64,30 @@ TEST(WeightOnlyF16Form, CopiesIntoThePermutedOrderWhereTheH100KeepsTheBf16Form) 
   }
 }
 
-// What the pre-pass refuses, naming the argument, the expectation and the actual value:
-// another dtype than BF16, rows not 16-byte aligned (address, stride or K).
+// What the chunked row pre-passes (the fp16 form's and the copy into the permuted K order)
+// refuse, naming the function, the argument, the expectation and the actual value: another dtype
+// than BF16, rows not 16-byte aligned (address, stride or K).
 template <typename E>
 void expect_refused(const ConstMatrixView& a, const std::string& expected, const std::string& actual) {
   std::uint16_t out[64];
   float row_scale = 0;
   unsigned int mark = 0;
-  try {
+  const auto expect_message = [&](const char* fn, const auto& launch) {
+    try {
+      launch();
+      ADD_FAILURE() << fn << ", " << actual << ": not refused";
+    } catch (const E& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(fn), std::string::npos) << what;
+      EXPECT_NE(what.find(expected), std::string::npos) << what;
+      EXPECT_NE(what.find(actual), std::string::npos) << what;
+    }
+  };
+  expect_message("launch_activation_f16_rows_prepass", [&] {
     launch_activation_f16_rows_prepass(a, 0, a.rows, out, 64, ExactRowMarks{&mark, 1}, &row_scale, nullptr);
-    ADD_FAILURE() << actual << ": not refused";
-  } catch (const E& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find(expected), std::string::npos) << what;
-    EXPECT_NE(what.find(actual), std::string::npos) << what;
-  }
+  });
+  expect_message("launch_activation_bf16_permuted_prepass",
+                 [&] { launch_activation_bf16_permuted_prepass(a, 0, a.rows, out, 64, nullptr); });
 }
 
 TEST(WeightOnlyF16Form, PrepassRefusesWhatItCannotRead) {

@@ -117,7 +117,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
                                    detail::concat(p.m, " x ", p.n, " x ", p.k));
   // The fp16 values form: an FP16 activation's sums carry the weight's 2^kF16WeightShift, which
   // alpha takes out; an MXFP8 one's, each row's power of two (x_row_scale), which takes it too.
-  const bool f16_values = !l.x_bf16_permuted && runs_f16_values<kCodes, kPermutedX>(l.x_exact.dtype, b.data.dtype);
+  const bool f16_values = runs_f16_values<kCodes, kPermutedX>(l.x_exact.dtype, b.data.dtype, l.x_f16_rows);
   const bool row_scaled = f16_values && kPermutedX;
   p.sched = kSplitK ? StreamSchedule::one_tile_per_cta(static_cast<int>(tiles_n), static_cast<int>(k_stages), split_ctas)
                     : StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n),
@@ -322,7 +322,7 @@ constexpr std::int64_t kF16CodesFormMinWeightElems = std::int64_t{1} << 25;
 bool bf16_rows_in_f16(const ConstMatrixView& a, const ConstMxOperand& w, bool in_place) {
   const detail::StreamMxValues mode = detail::stream_mx_values();
   if (a.dtype != DType::BF16 || w.data.dtype != DType::E4M3 || !in_place || a.rows <= 16 ||
-      mode == detail::StreamMxValues::Bf16)
+      mode == detail::StreamMxValues::Bf16 || mode == detail::StreamMxValues::Bf16Permuted)
     return false;
   if (mode == detail::StreamMxValues::F16) return true;
   const cuda::DeviceTraits device = cuda::current_device_traits();

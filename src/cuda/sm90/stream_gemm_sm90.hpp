@@ -30,18 +30,21 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
 // stream_gemm_split_*.cu). tma_sx is read in the codes form only. f16_values runs the values
 // instances in fp16 (kF16X, runs_f16_values).
 // Whether a values instance of this K order runs a launch in the fp16 values form (kF16X), for
-// E4M3 weights only: FP16 activations in the natural order (weight-only), E4M3 MXFP8 ones and
-// BF16 ones the launcher sends there (bf16_rows_in_f16) in the permuted order, through their
-// pre-passes, unless a test or the benchmark forces the bf16 form (detail::StreamMxValues). Its sums carry 2^kF16WeightShift, which the launcher takes out of
+// E4M3 weights only: FP16 activations in the natural order (weight-only), E4M3 MXFP8 ones in the
+// permuted order through their pre-pass, unless a test or the benchmark forces the bf16 form
+// (detail::StreamMxValues), and BF16 ones where the launcher sent them to the fp16 form's
+// pre-pass (x_f16_rows: bf16_rows_in_f16; otherwise they are in the bf16 form, permuted by
+// their own copy where they reach this K order). Its sums carry 2^kF16WeightShift, which the launcher takes out of
 // alpha (natural order: StreamGemmParams::alpha_scale) or of each activation row's power of two
 // (permuted: StreamGemmParams::x_row_scale).
 template <bool kCodes, bool kPermutedX>
-bool runs_f16_values(DType x_dtype, DType w_dtype) {
+bool runs_f16_values(DType x_dtype, DType w_dtype, bool x_f16_rows) {
   if constexpr (kCodes) return false;
   else if constexpr (kPermutedX)
-    return (x_dtype == DType::E4M3 || x_dtype == DType::BF16) && w_dtype == DType::E4M3 &&
-           detail::stream_mx_values() != detail::StreamMxValues::Bf16 &&
-           detail::stream_mx_values() != detail::StreamMxValues::Bf16Permuted;
+    return x_dtype == DType::BF16 ? x_f16_rows
+                                  : x_dtype == DType::E4M3 && w_dtype == DType::E4M3 &&
+                                        detail::stream_mx_values() != detail::StreamMxValues::Bf16 &&
+                                        detail::stream_mx_values() != detail::StreamMxValues::Bf16Permuted;
   else return x_dtype == DType::FP16;
 }
 
