@@ -864,6 +864,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     }
     if (math_tid == 0) smem.pair_exact = exact ? 1 : 0;
     ptx::cluster_sync();
+#if MXGEMM_TRACE_ON
+    if (math_tid == 0) MXGEMM_TRACE_ADD(kTrPairSyncNs, MXGEMM_TRACE_NOW() - trace_loop_end);
+#endif
     const std::uint32_t peer_rank = second ? 0u : 1u;
     const std::uint32_t peer = ptx::cluster_smem_addr(buf, peer_rank) + math_tid * 16;
 #pragma unroll
@@ -876,6 +879,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
     }
     exact = exact || ptx::ld_shared_cluster_u32(ptx::cluster_smem_addr(&smem.pair_exact, peer_rank)) != 0;
     ptx::cluster_sync();
+#if MXGEMM_TRACE_ON
+    if (math_tid == 0) MXGEMM_TRACE_ADD(kTrPairDoneNs, MXGEMM_TRACE_NOW() - trace_loop_end);
+#endif
     return second ? 1 : 0;
   };
 
@@ -952,6 +958,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
       exact |= m < p.m && p.x_exact_rows[m] == p.exact_generation;
     }
     exact = ptx::named_barrier_or(1, Cfg::kMathThreads, exact);
+#if MXGEMM_TRACE_ON
+    if (math_tid == 0) MXGEMM_TRACE_ADD(kTrBarrierNs, MXGEMM_TRACE_NOW() - trace_loop_end);
+#endif
     if constexpr (kSplitK) {
       // The parts' sums: warpgroups 1.. leave theirs in the weight stages (every math warp is
       // past its last stage: the barrier above), warpgroup 0 adds them in that order (the same

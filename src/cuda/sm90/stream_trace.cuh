@@ -6,7 +6,7 @@
 #include <cstdint>
 
 namespace mxgemm::sm90 {
-constexpr int kTraceEvents = 22;
+constexpr int kTraceEvents = 25;
 enum TraceEvent {
   kTrStart = 0,        // kernel entry (thread 0)
   kTrDepWait = 1,      // producer: griddepcontrol.wait returned
@@ -30,6 +30,11 @@ enum TraceEvent {
   kTrLastExit = 19,    // the CTA's last warp to leave the kernel (every warp's lane 0, atomicMax)
   kTrProducerWaitNs = 20,  // producer thread: time blocked on empty stages (the ring full)
   kTrMathWaitNs = 21,      // math thread 0: time blocked on full stages (the ring empty)
+  // Sums over stored items, from math thread 0's mainloop end: past the math threads' barrier (the
+  // other warps' mainloop ends), and for paired halves past the first and second cluster barrier.
+  kTrBarrierNs = 22,
+  kTrPairSyncNs = 23,
+  kTrPairDoneNs = 24,
 };
 }  // namespace mxgemm::sm90
 
@@ -133,6 +138,12 @@ static inline void report_stream_trace(const StreamGemmParams& q, int kMPad, cud
   stat(kTrEpilogueNs, false);
   std::printf(" | prestore_ns");
   stat(kTrPreStoreNs, false);
+  std::printf(" | barrier_ns");
+  stat(kTrBarrierNs, false);
+  std::printf(" | pair_sync_ns");
+  stat(kTrPairSyncNs, false);
+  std::printf(" | pair_done_ns");
+  stat(kTrPairDoneNs, false);
   if (!mhz.empty())
     std::printf(" | MHz %.0f/%.0f/%.0f | cyc/stage %.0f/%.0f/%.0f", mhz.front(), mhz[mhz.size() / 2], mhz.back(),
                 cyc.front(), cyc[cyc.size() / 2], cyc.back());
