@@ -621,26 +621,24 @@ TEST(GpuStreamGemm, WholeTilesOfLongKMatchReference) {
   }
 }
 
-// A 192-row tile (129..192 rows) dealt whole: 266 tiles of 128 weight rows, more than two waves
-// on 132 SMs, so that the schedule deals most of them whole and their CTAs chain the whole K
-// (BF16 out: unpromoted up to 8192; FP32: promoted into global memory every 2048), operands of
-// one sign (the worst case for a chain). Against the reference on the first 32 rows, as
-// WholeTilesOfLongKMatchReference does for 256-row tiles; every row written, nothing outside.
-TEST(GpuStreamGemm, WholeTilesOf192RowsMatchReference) {
-  MXGEMM_REQUIRE_GPU();
-  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+// m activation rows (one tile of `tile_rows`) times an n x k weight whose 128-row tiles number more
+// than two waves on the device, so that the schedule deals most of them whole and their CTAs chain
+// the whole K; operands of one sign (the worst case for the tensor core's accumulation). Against
+// the reference on the first 32 rows, as WholeTilesOfLongKMatchReference does for 256-row tiles;
+// every row written, nothing outside. Skips where the schedule deals no tile whole.
+void expect_whole_tiles_match(std::int64_t m, std::int64_t n, std::int64_t k, int tile_rows,
+                              std::initializer_list<DType> outs) {
+  constexpr std::int64_t rows = 32;
   std::mt19937 rng = fresh_rng();
-  const std::int64_t m = 150, n = 34000, k = 8192, rows = 32;
-  const sm90::StreamSchedule sched =
-      sm90::StreamSchedule::make(1, static_cast<int>((n + 127) / 128), static_cast<int>(sm90::stream_k_stages(k, 192, false)),
-                                 device_sms());
+  const sm90::StreamSchedule sched = sm90::StreamSchedule::make(
+      1, static_cast<int>((n + 127) / 128), static_cast<int>(sm90::stream_k_stages(k, tile_rows, false)), device_sms());
   if (sched.dp_tiles == 0) GTEST_SKIP() << "no whole tiles on " << device_sms() << " SMs";
   const HostMxOperand a = long_k_operand(m, k, true, rng);
   const HostMxOperand b = long_k_operand(n, k, true, rng);
   const HostMxOperand a0 = first_rows(a, rows);
   const HostOutput exact = run_reference(a0, b, DType::FP32, 1.0f);
   const HostOutput abs_sum = run_reference(absolute(a0), absolute(b), DType::FP32, 1.0f);
-  for (DType out : {DType::FP32, DType::BF16}) {
+  for (DType out : outs) {
     const std::string what = shape_name(m, n, k) + " same-sign " + dtype_name(out) + ", first 32 rows";
     const GpuResult g = run_gpu(a, b, out, 1.0f, 0, kStreaming);
     EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
@@ -651,36 +649,22 @@ TEST(GpuStreamGemm, WholeTilesOf192RowsMatchReference) {
   }
 }
 
-// A 128-row tile (65..128 rows) dealt whole at long K: 266 tiles of 128 weight rows, more than two
-// waves on 132 SMs, so that the schedule deals most of them whole and each of their CTAs sums the
-// whole K, promoting in registers every 512 K (StreamGemmConfig::kPromoteInRegisters). Operands of
-// one sign (the worst case for the tensor core's accumulation), K = 16384, every output type.
-// Against the reference on the first 32 rows, as WholeTilesOfLongKMatchReference does for 256-row
-// tiles; every row written, nothing outside. (On the H200 it also passed with chains of 8192 K for
-// BF16 out and 2048 for FP32: FP32 5.62e-6, BF16 99.62%, FP16 99.81%; bench/results/s56, call 8.)
+// A 192-row tile (129..192 rows) dealt whole at K = 8192 (BF16 out: unpromoted up to 8192; FP32:
+// promoted into global memory every 2048).
+TEST(GpuStreamGemm, WholeTilesOf192RowsMatchReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  expect_whole_tiles_match(150, 34000, 8192, 192, {DType::FP32, DType::BF16});
+}
+
+// A 128-row tile (65..128 rows) dealt whole at K = 16384, promoting in registers every 512 K
+// (StreamGemmConfig::kPromoteInRegisters), every output type. (On the H200 it also passed with
+// chains of 8192 K for BF16 out and 2048 for FP32: FP32 5.62e-6, BF16 99.62%, FP16 99.81%;
+// bench/results/s56, call 8.)
 TEST(GpuStreamGemm, WholeTilesOf128RowsAtLongKMatchReference) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
-  std::mt19937 rng = fresh_rng();
-  const std::int64_t m = 100, n = 34000, k = 16384, rows = 32;
-  const sm90::StreamSchedule sched =
-      sm90::StreamSchedule::make(1, static_cast<int>((n + 127) / 128), static_cast<int>(sm90::stream_k_stages(k, 128, false)),
-                                 device_sms());
-  if (sched.dp_tiles == 0) GTEST_SKIP() << "no whole tiles on " << device_sms() << " SMs";
-  const HostMxOperand a = long_k_operand(m, k, true, rng);
-  const HostMxOperand b = long_k_operand(n, k, true, rng);
-  const HostMxOperand a0 = first_rows(a, rows);
-  const HostOutput exact = run_reference(a0, b, DType::FP32, 1.0f);
-  const HostOutput abs_sum = run_reference(absolute(a0), absolute(b), DType::FP32, 1.0f);
-  for (DType out : {DType::FP32, DType::BF16, DType::FP16}) {
-    const std::string what = shape_name(m, n, k) + " same-sign " + dtype_name(out) + ", first 32 rows";
-    const GpuResult g = run_gpu(a, b, out, 1.0f, 0, kStreaming);
-    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
-    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
-    const CloseStats c = expect_close(first_rows(g, rows), out == DType::FP32 ? exact : run_reference(a0, b, out, 1.0f),
-                                      exact, abs_sum, k, what);
-    print_margin(what, c);
-  }
+  expect_whole_tiles_match(100, 34000, 16384, 128, {DType::FP32, DType::BF16, DType::FP16});
 }
 
 // More than 128 rows: activation tiles of 192 (up to 192 rows) or 256 rows (BF16 / FP32 out: promoted into global memory
