@@ -1,6 +1,6 @@
 #!/bin/bash
 # Prepared in session 56 for the next session with device time (not run yet). Binaries:
-# .device/s57/{mxgemm_gpu_tests,mxgemm_bench}.xz, main e29f207's build-dev (device code identical
+# .device/s57/{mxgemm_gpu_tests,mxgemm_bench}.xz, main b018642's build-dev (device code identical
 # to 8227abd's), packed with xz -T2 -c; rebuild them if main's source has changed since.
 # Any GPU: (T) the whole GPU suite (310 tests: the 310th, WholeTilesOf128RowsAtLongKMatchReference,
 # has not yet run on main's kernel). Then on an H200 only: (S) every suite in both modes, for the
