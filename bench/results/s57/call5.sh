@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 57, call 5 (the session's last device time): the data-movement picture of the M = 128
+# Session 57, call 5 (meant as the session's last device time; call 7 came after): the data-movement picture of the M = 128
 # tile on whichever GPU comes. (R) call 2's ring spikes (ring_stream, built here; with the scale
 # chunks one a stage or grouped 2 / 4 / 8 a TMA); on an H200 also (N) ncu's stall samples of MXFP8
 # 128 x 8192^2 and (S) the mid / large / decode suites for the README's H200 columns (session
