@@ -793,7 +793,6 @@ TEST(GpuWeightOnly, RefusesMoreTileStagesThanTheKernelCounts) {
   }
 }
 
-
 // The copy into the permuted K order on a weight large enough for either fp16 rule (48 x 8192 x
 // 8192: the H200's rule sends these rows to the fp16 form, the H100's copies them), forced: it
 // must stay the copy wherever the fp16 form would be chosen, and agree with the activation read
