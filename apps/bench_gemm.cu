@@ -384,9 +384,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "never"}));
   app.add_option("--promote", o.promote,
                  "the 256-row tiles' promotion of their sum into global memory past each chain of K "
-                 "(mxgemm column): auto (the library's), never (timing only: long K then misses the "
-                 "accuracy bars, though not the bench's check)")
-      ->check(CLI::IsMember({"auto", "never"}));
+                 "(mxgemm column): auto (the library's: the CTAs' first promotions staggered), "
+                 "unstaggered (every CTA after whole chains), never (timing only: long K then misses "
+                 "the accuracy bars, though not the bench's check)")
+      ->check(CLI::IsMember({"auto", "unstaggered", "never"}));
   app.add_option("--mx-values", o.mx_values,
                  "the streaming kernel's values form (mxgemm column): auto (the library's), bf16 (the "
                  "bf16 values form), f16 (BF16 activations of more than 16 rows through the fp16 "

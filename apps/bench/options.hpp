@@ -88,11 +88,13 @@ struct Options {
   detail::StreamTmaStore tma_store_mode() const {
     return tma_store == "never" ? detail::StreamTmaStore::Never : detail::StreamTmaStore::Auto;
   }
-  // The 256-row tiles' promotion into global memory (detail::StreamPromote): "auto" or "never"
-  // (timing only).
+  // The 256-row tiles' promotion into global memory (detail::StreamPromote): "auto",
+  // "unstaggered" or "never" (timing only).
   std::string promote = "auto";
   detail::StreamPromote promote_mode() const {
-    return promote == "never" ? detail::StreamPromote::Never : detail::StreamPromote::Auto;
+    return promote == "never"         ? detail::StreamPromote::Never
+           : promote == "unstaggered" ? detail::StreamPromote::Unstaggered
+                                      : detail::StreamPromote::Auto;
   }
   // The streaming kernel's values form of the mxgemm column (detail::StreamMxValues): "auto",
   // "bf16", "f16" (BF16 activations through the fp16 form's pre-pass wherever it can run) or

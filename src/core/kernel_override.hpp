@@ -76,10 +76,11 @@ StreamTmaStore set_stream_tma_store(StreamTmaStore mode);
 StreamTmaStore stream_tma_store();
 
 // The 256-row tiles' promotion of their sum into global memory after each chain of
-// unpromoted_chain_k (stream_schedule.hpp): Auto, or Never (for timing only: BF16 and FP32
-// outputs of K past the chain then miss the accuracy bars the promotion holds), so that the
-// benchmark measures what the promotion costs.
-enum class StreamPromote { Auto, Never };
+// unpromoted_chain_k (stream_schedule.hpp): Auto (the CTAs' first promotions staggered,
+// first_promotion_sub_stage), Unstaggered (every CTA after whole chains, as before session 58),
+// or Never (for timing only: BF16 and FP32 outputs of K past the chain then miss the accuracy
+// bars the promotion holds), so that the benchmark measures what the promotion costs.
+enum class StreamPromote { Auto, Unstaggered, Never };
 
 StreamPromote set_stream_promote(StreamPromote mode);
 StreamPromote stream_promote();

@@ -455,6 +455,50 @@ TEST(StreamSchedule, WideTilesWithinTheMeasuredChains) {
   EXPECT_FALSE(wide_tiles_preferred(DType::FP16, 28672));
 }
 
+// The staggered first promotion: walking an item's sub-stages as the kernel does (a promotion
+// at the first sub-stage, then every chain), no chain is longer than the output's, no CTA
+// promotes more often than with whole chains, and the CTAs promote at kPromoteStaggerGroups
+// different times where the chains leave slack (K = 28672, BF16 out: 448 sub-stages, chains of
+// 128: first promotions at 128 / 112 / 96 / 80). Items that fit one chain never promote.
+TEST(StreamSchedule, StaggeredPromotionKeepsTheChainsAndTheirCount) {
+  auto walk = [](int subs, int chain, int cta, int groups, int& promotions, int& longest) {
+    promotions = 0, longest = 0;
+    int at = first_promotion_sub_stage(subs, chain, cta, groups), last = 0;
+    for (int i = 0; i < subs; ++i) {
+      if (i == at) {
+        ++promotions;
+        longest = std::max(longest, i - last);
+        last = i;
+        at += chain;
+      }
+    }
+    longest = std::max(longest, subs - last);
+  };
+  for (int chain : {32, 128}) {
+    for (int subs : {1, 31, 32, 33, 64, 127, 128, 129, 200, 448, 449, 511, 512, 1000}) {
+      int base_promotions = 0, base_longest = 0;
+      walk(subs, chain, 0, 1, base_promotions, base_longest);
+      EXPECT_EQ(base_promotions, (subs - 1) / chain) << subs;
+      std::set<int> firsts;
+      for (int cta = 0; cta < 9; ++cta) {
+        int promotions = 0, longest = 0;
+        walk(subs, chain, cta, kPromoteStaggerGroups, promotions, longest);
+        EXPECT_EQ(promotions, base_promotions) << subs << " " << chain << " " << cta;
+        EXPECT_LE(longest, chain) << subs << " " << chain << " " << cta;
+        if (promotions > 0) firsts.insert(first_promotion_sub_stage(subs, chain, cta, kPromoteStaggerGroups));
+      }
+      const int slack = ((subs - 1) / chain + 1) * chain - subs;
+      if (base_promotions > 0 && slack >= kPromoteStaggerGroups)
+        EXPECT_EQ(static_cast<int>(firsts.size()), kPromoteStaggerGroups) << subs << " " << chain;
+    }
+  }
+  EXPECT_EQ(first_promotion_sub_stage(448, 128, 0, 4), 128);
+  EXPECT_EQ(first_promotion_sub_stage(448, 128, 1, 4), 112);
+  EXPECT_EQ(first_promotion_sub_stage(448, 128, 3, 4), 80);
+  EXPECT_EQ(first_promotion_sub_stage(448, 128, 7, 4), 80);
+  EXPECT_EQ(first_promotion_sub_stage(448, 128, 3, 1), 128);
+}
+
 // The codes form's wider limit (MXFP8, up to 16 rows): 16 x 28672 x 8192 (112 tiles of 256 weight rows,
 // 128 stages) runs one whole tile a CTA on 112 CTAs (18% over an even split on 132), where the
 // default limit keeps 132 CTAs of equal stream-K ranges.

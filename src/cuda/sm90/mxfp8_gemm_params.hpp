@@ -96,9 +96,11 @@ struct StreamGemmParams {
   float* partials;               // 2 * sched.ctas slots of kBlockN * kMPad fp32
   // 256-row tiles (StreamGemmConfig::kPromoteInGlobal): each CTA's slot of kBlockN * kMPad fp32
   // for the promoted sum, and the sub-stages between promotions (a chain of K the output type's
-  // bars hold for; 0: never).
+  // bars hold for; 0: never), and how many promotion times the CTAs are spread over
+  // (first_promotion_sub_stage in stream_schedule.hpp; 1: all at once).
   float* promoted;
   int promote_stages;
+  int promote_groups;
   unsigned int* tile_counters;   // sched.stream_tiles(), zero between launches (null when split_reduce)
   // sched.split_reduce: stream-K tile t needs the exact path when tile_exact[t] holds
   // exact_generation (written by the CTAs of the tile, read by the reduction kernel).

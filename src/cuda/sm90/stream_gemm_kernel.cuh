@@ -581,8 +581,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         // in flight). With two sub-stages a ring stage the parity is the sub-stage.
         constexpr int kSubs = Cfg::kSubStages;
         std::uint32_t frag[2][kK16PerStage][4];
-        // kPromoteInGlobal: the next sub-stage that starts a fresh group.
-        [[maybe_unused]] int promote_at = p.promote_stages > 0 ? p.promote_stages : 0x7FFFFFFF;
+        // kPromoteInGlobal: the next sub-stage that starts a fresh group (set below, once the
+        // item's sub-stages are counted).
+        [[maybe_unused]] int promote_at = 0x7FFFFFFF;
         auto stage = [&](auto parity, int i) {
           constexpr int buf = decltype(parity)::value;
           constexpr int kSub = kSubs == 2 ? buf : 0;
@@ -622,6 +623,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         int subs = stages;
         if constexpr (kSplitK) subs = part_sub_stages;
         else if constexpr (kSubs == 2) subs = 2 * stages - (2 * (ks0 + (stages - 1) * step) + 2 > k_sub_stages ? 1 : 0);
+        if constexpr (Cfg::kPromoteInGlobal) {
+          if (p.promote_stages > 0) promote_at = first_promotion_sub_stage(subs, p.promote_stages, cta, p.promote_groups);
+        }
         for (int i = 0; i < subs; i += 2) {
           stage(Sub0{}, i);
           if (i + 1 < subs) stage(Sub1{}, i + 1);

@@ -176,6 +176,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   p.promote_stages = Cfg::kPromoteInGlobal && detail::stream_promote() != detail::StreamPromote::Never
                          ? static_cast<int>(unpromoted_chain_k(l.d.dtype) / Cfg::kRingK)
                          : 0;
+  p.promote_groups = detail::stream_promote() == detail::StreamPromote::Unstaggered ? 1 : kPromoteStaggerGroups;
   const std::int64_t tile_exact_bytes = p.sched.split_reduce ? round_up(std::int64_t{p.sched.stream_tiles()} * 4, 1024) : 0;
   p.exact_tiles_per_cta = p.sched.max_items_per_cta();
   const std::int64_t exact_list_bytes = round_up(std::int64_t{p.sched.ctas} * p.exact_tiles_per_cta * 4, 1024);

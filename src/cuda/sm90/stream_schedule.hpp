@@ -88,6 +88,25 @@ constexpr double stream_max_imbalance(bool codes, bool f16_values, int m_pad) {
 // 2048 99.81-99.86%.
 constexpr std::int64_t unpromoted_chain_k(DType out) { return out == DType::BF16 ? 8192 : 2048; }
 
+// Where a work item of `subs` sub-stages promotes (kPromoteInGlobal) after chains of `chain`:
+// the sub-stage of its first promotion, the later ones every `chain` after it. With every CTA
+// in K phase (whole tiles), all CTAs would promote at once, and their reductions (a 256 x 128
+// tile's fp32 sum, 128 KB a CTA) meet in L2 together: at K = 28672 the promotion cost 4-6%
+// (session 50, `--promote never`) though its drain is short (session 49: promoting the second
+// warpgroup half a chain later within the CTA was level). The chains leave slack where `subs`
+// is not a multiple of `chain` (the last one is short): CTA `cta` spends (cta % groups) / groups
+// of that slack on a shorter first chain, so the CTAs promote at `groups` different times and
+// no item promotes more often, nor chains more than `chain`. groups == 1: at `chain` (every
+// CTA at once).
+MXGEMM_HOST_DEVICE constexpr int first_promotion_sub_stage(int subs, int chain, int cta, int groups) {
+  const int promotions = subs > 0 ? (subs - 1) / chain : 0;
+  if (promotions == 0 || groups <= 1) return chain;
+  const int slack = (promotions + 1) * chain - subs;  // unused chain capacity, < chain
+  return chain - (cta % groups) * slack / groups;
+}
+// The promotion times first_promotion_sub_stage spreads the CTAs over.
+constexpr int kPromoteStaggerGroups = 4;
+
 // Above 128 rows: 256-row tiles, except for FP16 output whose K needs a promotion
 // (unpromoted_chain_k), which takes the 128-row tiles (promoted every 512 K in registers). The
 // 256-row tiles promoting every 2048 K were faster (H200, session 24, bench/results/s24/b1:
