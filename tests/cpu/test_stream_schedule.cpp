@@ -479,6 +479,7 @@ TEST(StreamSchedule, StaggeredPromotionKeepsTheChainsAndTheirCount) {
       int base_promotions = 0, base_longest = 0;
       walk(subs, chain, 0, 1, base_promotions, base_longest);
       EXPECT_EQ(base_promotions, (subs - 1) / chain) << subs;
+      EXPECT_LE(base_longest, chain) << subs;
       std::set<int> firsts;
       for (int cta = 0; cta < 9; ++cta) {
         int promotions = 0, longest = 0;

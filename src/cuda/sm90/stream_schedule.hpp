@@ -90,14 +90,14 @@ constexpr std::int64_t unpromoted_chain_k(DType out) { return out == DType::BF16
 
 // Where a work item of `subs` sub-stages promotes (kPromoteInGlobal) after chains of `chain`:
 // the sub-stage of its first promotion, the later ones every `chain` after it. With every CTA
-// in K phase (whole tiles), all CTAs would promote at once, and their reductions (a 256 x 128
-// tile's fp32 sum, 128 KB a CTA) meet in L2 together: at K = 28672 the promotion cost 4-6%
-// (session 50, `--promote never`) though its drain is short (session 49: promoting the second
-// warpgroup half a chain later within the CTA was level). The chains leave slack where `subs`
-// is not a multiple of `chain` (the last one is short): CTA `cta` spends (cta % groups) / groups
-// of that slack on a shorter first chain, so the CTAs promote at `groups` different times and
-// no item promotes more often, nor chains more than `chain`. groups == 1: at `chain` (every
-// CTA at once).
+// in K phase (whole tiles), all CTAs would write their tile's fp32 sum (128 KB a CTA) at once.
+// The chains leave slack where `subs` is not a multiple of `chain` (the last one is short): CTA
+// `cta` spends (cta % groups) / groups of that slack on a shorter first chain, so the CTAs
+// promote at `groups` different times and no item promotes more often, nor chains more than
+// `chain`. groups == 1: at `chain` (every CTA at once). On an H100 (session 58, `--promote
+// unstaggered` against auto, 2048 / 4096 x 8192 x 28672) that took 0.4-2.7% off; most of what
+// the promotion still costs there (3-4%) is each CTA's own stores, which the stagger does not
+// touch (bench/results/s58/README.md).
 MXGEMM_HOST_DEVICE constexpr int first_promotion_sub_stage(int subs, int chain, int cta, int groups) {
   const int promotions = subs > 0 ? (subs - 1) / chain : 0;
   if (promotions == 0 || groups <= 1) return chain;
