@@ -96,8 +96,9 @@ constexpr std::int64_t unpromoted_chain_k(DType out) { return out == DType::BF16
 // promote at `groups` different times and no item promotes more often, nor chains more than
 // `chain`. groups == 1: at `chain` (every CTA at once). On an H100 (session 58, `--promote
 // unstaggered` against auto, 2048 / 4096 x 8192 x 28672) that took 0.4-2.7% off; most of what
-// the promotion still costs there (3-4%) is each CTA's own stores, which the stagger does not
-// touch (bench/results/s58/README.md).
+// the promotion still costs there (3-4%) is each CTA's own 128 KB leaving the SM, which the
+// stagger does not touch, and which TMA's bulk add took as long to write as the math warps'
+// stores (session 59; bench/results/s58/README.md, bench/results/s59/README.md).
 MXGEMM_HOST_DEVICE constexpr int first_promotion_sub_stage(int subs, int chain, int cta, int groups) {
   const int promotions = subs > 0 ? (subs - 1) / chain : 0;
   if (promotions == 0 || groups <= 1) return chain;
