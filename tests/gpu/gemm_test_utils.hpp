@@ -94,6 +94,9 @@ inline void collect(GpuResult& r, const GuardedDeviceBuffer& dd, bool inputs_int
   r.unwritten = count_poisoned(r.out);
 }
 
+// Whether the library's GEMM backend is the sm_90 one (whose kernels the Hopper tests force).
+inline bool on_hopper() { return gemm_backend().name.find("sm90") != std::string::npos; }
+
 // Runs the GPU GEMM once on poisoned output; alpha lives in device memory.
 inline GpuResult run_gpu(const HostMxOperand& a, const HostMxOperand& b, DType out, float alpha,
                          std::int64_t d_pad = 0,

@@ -27,8 +27,6 @@ namespace {
 
 constexpr detail::Sm90Kernel kStreaming = detail::Sm90Kernel::Streaming;
 
-bool on_hopper() { return gemm_backend().name.find("sm90") != std::string::npos; }
-
 TEST(GpuStreamFp16Form, EveryMFrom1To80) {
   MXGEMM_REQUIRE_GPU();
   expect_every_m_matches_reference(80, {{136, 272}, {520, 1008}, {300, 4112}}, kStreaming, fp16_form_scales());

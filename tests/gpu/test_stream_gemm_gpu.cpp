@@ -20,8 +20,6 @@ namespace {
 
 constexpr detail::Sm90Kernel kStreaming = detail::Sm90Kernel::Streaming;
 
-bool on_hopper() { return gemm_backend().name.find("sm90") != std::string::npos; }
-
 // The current device's SM count (the stream-K schedule depends on it), 0 if the query fails.
 int device_sms() {
   int device = 0, sms = 0;
