@@ -7,6 +7,7 @@
 // checked, M beyond one 128-row pass, K tails, both layouts, bias types, NaN.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -834,6 +835,63 @@ TEST(GpuWeightOnly, PermutedCopyOfEightKRowWeightsMatchesInPlaceAndTheLibrarysCh
   }
   EXPECT_EQ(run_as(detail::StreamMxValues::Auto).out.bytes, permuted.out.bytes)
       << "the library's choice differs from the forced permuted copy";
+}
+
+// The 192- and 256-row tiles promote their running sums as a bf16 high part, rounded toward
+// zero, plus the exact rest (promoted_high_parts.cuh). Sums at the edge of fp32's range, where
+// a high part rounded to nearest would become Inf, and sums that overflow only between two
+// promotions (Inf - Inf would leave NaN in the rest), against the reference: 2048 identical
+// activation rows (one reference row) of 2^60 (a few 0.75 * 2^60) up to K = 16384 and zeros
+// beyond (the last chains add nothing), times weights of +-2^54 (code 1, scale byte 181,
+// inside the fast path's window), K = 20480: promotions every 2048 K (FP32 out) and every 8192
+// (BF16 out), whole tiles of either width. Row sums: "edge" 32736 * 2^113, just below fp32's
+// largest (BF16 out: Inf, as rounding to nearest gives), "overflow" 2^128 (Inf).
+TEST(GpuWeightOnly, PromotedSumsAtTheEdgeOfTheRangeBehaveAsTheReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the 192- and 256-row tiles are the sm_90 streaming kernel's";
+  const std::int64_t m = 2048, n = 4224, k = 20480, live_k = 16384;
+  MxOptions o;
+  o.scale_lo = o.scale_hi = 181;
+  std::mt19937 rng = fresh_rng();
+  HostMxOperand w = random_mx_operand(n, k, rng, o);
+  for (std::int64_t r = 0; r < n; ++r)
+    for (std::int64_t c = 0; c < k; ++c) w.set_code(r, c, r % 3 == 1 ? 0xB8 : 0x38);  // -1, +1 (E4M3)
+  for (const bool overflow : {false, true}) {
+    HostWide row = random_wide(1, k, DType::BF16, rng);
+    for (std::int64_t c = 0; c < k; ++c) row.set(0, c, c >= live_k ? 0.0 : !overflow && c % 256 == 7 ? 0x1p59 * 1.5 : 0x1p60);
+    HostWide a = row;
+    a.rows = m;
+    a.bits.resize(static_cast<std::size_t>(m * k));
+    for (std::int64_t r = 1; r < m; ++r) std::copy_n(row.bits.begin(), k, a.bits.begin() + r * k);
+    for (const auto width : {detail::StreamWidth192::Never, detail::StreamWidth192::Always}) {
+      const detail::ScopedStreamWidth192 forced(width);
+      for (DType out : {DType::FP32, DType::BF16}) {
+        const std::string what = std::string(overflow ? "overflow" : "edge") +
+                                 (width == detail::StreamWidth192::Never ? ", 256-row tiles, " : ", 192-row tiles, ") +
+                                 dtype_name(out);
+        const HostOutput ref = weight_only_reference(row, w, nullptr, out, 1.0f);
+        if (!overflow && out == DType::FP32) {
+          ASSERT_TRUE(std::isfinite(ref.at(0, 0)) && std::fabs(ref.at(0, 0)) > 0x1p127 * 1.99) << what;
+        } else {
+          ASSERT_TRUE(std::isinf(ref.at(0, 0))) << what;
+        }
+        const GpuResult g = run_weight_only(a, w, nullptr, out, 1.0f);
+        if (g.unsupported) GTEST_SKIP() << "no weight-only kernel on this backend";
+        EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+        EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+        std::int64_t wrong = 0;
+        for (std::int64_t r = 0; r < m; ++r)
+          for (std::int64_t c = 0; c < n; ++c) {
+            const bool same = std::memcmp(&g.out.bytes[output_offset(g.out, r, c)], &ref.bytes[output_offset(ref, 0, c)],
+                                          dtype_size(out)) == 0;
+            if (!same && wrong++ == 0)
+              ADD_FAILURE() << what << ": output (" << r << ", " << c << ") is " << g.out.at(r, c) << ", the reference "
+                            << ref.at(0, c);
+          }
+        EXPECT_EQ(wrong, 0) << what << ": outputs unlike the reference";
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -95,8 +95,14 @@ struct StreamGemmConfig {
   // 16 x 8192 x 28672: 70.9-71.0 us at 4 against 73.0-73.1 at 5 in one run, b3; 70.8-70.9 at
   // 4 against 72.5 at 3 in another, b4).
   // kSplitK: as many ring stages (each kQuarters 128-K parts) as fit, up to 4: 3 at 32 rows.
+  // The 192- and 256-row tiles (kPromoteInGlobal) keep one stage fewer than fits (5 and 4), for
+  // the high parts of their promoted sums (kPromotedHiWords): on an H100 (sessions 58-59) 4
+  // stages at 256 rows ran level with 5, and 5 at 192 rows level with 6.
+  static constexpr bool kPromoteInGlobal = kMPad > 128;
   static constexpr int kStages = kSplitK ? ((200 * 1024) / kRingStageSmem < 4 ? (200 * 1024) / kRingStageSmem : 4)
-                                 : kSubStages == 2 ? 4 : (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
+                                 : kSubStages == 2 ? 4
+                                 : kPromoteInGlobal ? (200 * 1024) / kStageBytes - 1
+                                 : (200 * 1024) / kStageBytes < 8 ? (200 * 1024) / kStageBytes : 8;
   // Up to 128 activation rows, each group of 8 stages (512 K) is summed in a fresh wgmma
   // accumulator and added into a second set of registers with ordinary fp32 adds (the
   // tiled kernel's lesson: the tensor core's accumulation is not round-to-nearest and drifts
@@ -106,13 +112,20 @@ struct StreamGemmConfig {
   // (walk_work) the registers are there, and ptxas no longer serializes their wgmmas.
   static constexpr bool kSplitValues = kSplitK_ && !kCodes_;
   static constexpr bool kPromoteInRegisters = kMPad <= 128;
-  // 192 and 256 rows have no registers for a promoted sum: theirs lives in global memory (L2), a slot
-  // a CTA, into which each thread adds its accumulators (red.add, in program order: the same
-  // bits every run) every p.promote_stages sub-stages, as many as the output type's bars allow
-  // in one chain (unpromoted_chain_k in stream_schedule.hpp). Without it, tiles dealt whole
-  // chained all of K and missed the bars beyond K = 2048..8192 (session 23;
-  // GpuStreamGemm.WholeTilesOfLongKMatchReference prints the margins).
-  static constexpr bool kPromoteInGlobal = kMPad > 128;
+  // 192 and 256 rows have no registers for a promoted sum. Every p.promote_stages sub-stages,
+  // as many as the output type's bars allow in one chain (unpromoted_chain_k in
+  // stream_schedule.hpp; without a promotion, tiles dealt whole chained all of K and missed the
+  // bars beyond K = 2048..8192: session 23, GpuStreamGemm.WholeTilesOfLongKMatchReference prints
+  // the margins), each thread splits its running sum t = hi + accumulator (fp32) into a high
+  // part, t rounded toward zero to bf16, kept in shared memory (kPromotedHiWords words a thread,
+  // two bf16 each), and the exact rest t - hi, left in the accumulator, on which the next chain
+  // goes on. A chain thus starts from a value below 2^-7 of the sum, as a fresh one starts from
+  // zero, and the sum keeps one fp32 rounding a promotion, as before. Accumulators past
+  // 2 kPromotedHiWords (256 rows: the shared memory holds 60 of 64 words) keep the earlier
+  // scheme: their chain's sum goes to a slot a CTA in global memory (L2; stored, then added by
+  // red.add in program order: the same bits every run) and they restart from zero. Until
+  // session 60 every accumulator went there: 128 KB leaving the SM a promotion, 6-8% of the
+  // time at K = 28672 (H100, session 59).
   static constexpr int kStagesPerPromotion = 8;
   // The 16-row values form (BF16 activations of 9..16 rows) keeps that fp32 sum in shared
   // memory (a thread's own column of kAccRegs floats, touched once per promotion), which frees
@@ -127,8 +140,13 @@ struct StreamGemmConfig {
   static constexpr int kValueFragments = kMathWarpgroups == 2 || kPromoteInSmem || kSplitValues ? 2 : 1;
   static constexpr int kAccRegs = kMPad / 2;
   // kPromoteInGlobal: a CTA's slot of the promoted sum, every math thread's accumulators (one
-  // tile's fp32).
+  // tile's fp32; those of the high parts unused).
   static constexpr int kPromotedSlotFloats = kMathThreads * kAccRegs;
+  // kPromoteInGlobal: bf16 pairs of high parts a thread keeps in shared memory (whole 16-byte
+  // groups), and the accumulators they cover; the rest promote into the slot.
+  static constexpr int kPromotedHiWords = !kPromoteInGlobal ? 0 : kMPad == 256 ? 60 : kAccRegs / 2;
+  static constexpr int kPromotedHiAcc = 2 * kPromotedHiWords;
+  static constexpr int kPromotedHiBytes = kPromotedHiWords * 4 * kMathThreads;
   // Partial tiles read per L2 round trip in the stream-K fixup, as many as the registers
   // left at that point hold without spilling (measured with ptxas): a tile split over 16 CTAs
   // took 16 serial round trips (~1 us each) at one a time.
@@ -160,11 +178,15 @@ struct StreamGemmConfig {
   // (cuobjdump), so the 64- and 128-row tiles keep the threads' store and their code.
   static constexpr bool kStagedByTma = kStagedStore && kMPad >= 192;
   static constexpr int kOutStageBytes = !kStagedStore ? 0 : kStagedByTma ? kStagedTmaBytes : kStagedBytes<kBlockN>;
+  // The high parts share the output staging's shared memory: they are read back at the end of
+  // the item's mainloop, before its store, and first written at its first promotion, after the
+  // previous item's store has read the staging rows (a barrier of the math threads there).
+  static constexpr int kOutStageRegionBytes = kOutStageBytes > kPromotedHiBytes ? kOutStageBytes : kPromotedHiBytes;
   static constexpr int kPromotedBytes = kPromoteInSmem ? kMathThreads * kAccRegs * 4 : 16;
   // Stages, their scale chunks, the output staging, the promoted sum, and 1024 bytes each for
   // barriers and swizzle alignment (twice for the output staging's 1024-byte boxes).
   static constexpr int kSmemBytes =
-      kStages * kRingStageSmem + kOutStageBytes + kPromotedBytes + 1024 + 1024 + (kStagedByTma ? 1024 : 0);
+      kStages * kRingStageSmem + kOutStageRegionBytes + kPromotedBytes + 1024 + 1024 + (kStagedByTma ? 1024 : 0);
 
   static_assert(kCodes ? (kMPad == 8 || kMPad == 16)
                        : (kMPad == 16 || kMPad == 32 || kMPad == 64 || kMPad == 128 || kMPad == 192 ||
@@ -173,6 +195,10 @@ struct StreamGemmConfig {
                 "64, 128, 192, 256)");
   static_assert(kMPad <= 256, "one TMA box of activation rows");
   static_assert(!kPromoteInGlobal || kPromotedSlotFloats == kBlockN * kMPad, "a promotion slot holds one tile");
+  static_assert(!kPromoteInGlobal || (kStagedStore && kPromotedHiWords % 4 == 0 && kPromotedHiAcc <= kAccRegs &&
+                                      (kAccRegs - kPromotedHiAcc) % 4 == 0),
+                "the high parts share the staging rows, in 16-byte groups; the rest of the "
+                "accumulators promote into the slot in groups of 4");
   static_assert(kAccRegs % kFixupChunk == 0, "the fixup sums whole chunks of accumulators");
   static_assert(kPromoteInRegisters || kValueFragments == 2,
                 "tiles without promotion are written for the two-fragment values loop");

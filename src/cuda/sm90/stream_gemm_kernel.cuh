@@ -52,6 +52,7 @@
 #include "cuda/sm90/exact_outputs.cuh"
 #include "cuda/sm90/mainloop.cuh"
 #include "cuda/sm90/mxfp8_gemm_params.hpp"
+#include "cuda/sm90/promoted_high_parts.cuh"
 #include "cuda/sm90/scale_window.cuh"
 #include "cuda/sm90/stream_gemm_config.cuh"
 #include "cuda/sm90/stream_epilogue.cuh"
@@ -77,8 +78,10 @@ struct alignas(1024) StreamGemmSmem {
   int exact_count;   // tiles this CTA stores through the exact path (math thread 0's count)
   int pair_exact;    // paired halves: this CTA's exact verdict (read by the other)
   std::uint32_t split_exact;  // K-split clusters: this CTA's exact verdict (split_cluster_store)
-  // The staged store's rows of D (16-bit outputs, kStagedStore; kStagedByTma: 128B-swizzled TMA boxes).
-  alignas(Cfg::kStagedByTma ? 1024 : 128) std::uint8_t out_stage[Cfg::kStagedStore ? Cfg::kOutStageBytes : 16];
+  // The staged store's rows of D (16-bit outputs, kStagedStore; kStagedByTma: 128B-swizzled TMA
+  // boxes); kPromoteInGlobal: during the mainloop, the promoted sums' high parts,
+  // [kPromotedHiWords / 4][kMathThreads] 16-byte groups.
+  alignas(Cfg::kStagedByTma ? 1024 : 128) std::uint8_t out_stage[Cfg::kStagedStore ? Cfg::kOutStageRegionBytes : 16];
   // kPromoteInSmem: the promoted sums, [kAccRegs][kMathThreads] (conflict-free: a warp's
   // threads touch consecutive words).
   alignas(16) float promoted[Cfg::kPromotedBytes / 4];
@@ -278,11 +281,13 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         // have the ring's stages to run. That CTA's range starts inside this tile, so the slot
         // is its first, 2 (cta + 1), found without the schedule's 64-bit divisions (which do not
         // fit the producer's registers). (A third part, rare, is left to the fixup's loads.)
-        // An item that promoted into its CTA's slot (kPromoteInGlobal) reads the slot back at its
-        // end: the slot into L2 (in case the stream evicted it) while the ring's stages still run.
-        if constexpr (Cfg::kPromoteInGlobal) {
+        // An item that promoted into its CTA's slot (kPromoteInGlobal, the accumulators past the
+        // high parts) reads the slot back at its end: the slot into L2 (in case the stream
+        // evicted it) while the ring's stages still run.
+        if constexpr (Cfg::kPromoteInGlobal && Cfg::kPromotedHiAcc < Cfg::kAccRegs) {
           if (p.promote_stages > 0 && work.stages() > p.promote_stages)
-            ptx::prefetch_l2_bulk(promoted_slot<Cfg>(p, cta), Cfg::kPromotedSlotFloats * 4);
+            ptx::prefetch_l2_bulk(promoted_slot<Cfg>(p, cta) + Cfg::kPromotedHiAcc * Cfg::kMathThreads,
+                                  (Cfg::kAccRegs - Cfg::kPromotedHiAcc) * Cfg::kMathThreads * 4);
         }
         if (work.stream_tile >= 0 && work.ks0 == 0 && work.ks_end < sched.k_stages && !sched.split_reduce &&
             (!kInterleaves || work.step == 1)) {
@@ -325,6 +330,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   // tiles, 705 unpromoted).
   float* const global_promoted =
       Cfg::kPromoteInGlobal ? promoted_slot<Cfg>(p, cta) + math_tid * 4 : nullptr;
+  // kPromoteInGlobal: this thread's first group of high parts (kPromotedHiWords / 4 groups, a
+  // warp's 16-byte accesses over 512 consecutive bytes: conflict-free).
+  uint4* const promoted_hi = reinterpret_cast<uint4*>(smem.out_stage) + math_tid;
   bool promoted_to_global = false;
 
   // The previous stage's wgmmas are complete: its weight and activation may be overwritten.
@@ -492,38 +500,64 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
           result[i] += partial[i];
         }
       } else if constexpr (Cfg::kPromoteInGlobal) {
-        // The first group is stored, later ones added (red.add: no load in the loop); the last
-        // is added to the slot's sum, read back once (after a fence: the adds have landed). The
-        // slot's lines are kept in L2 (evict_last), and the producer prefetches them there before
-        // the read-back (load_weight's caller): 0.4-1% faster on most shapes that promote (H200,
-        // same run, two rounds, session 24, bench/results/s24/b2: 4096 x 8192^2 FP32 out 761-763
-        // -> 754 us, 2048 x 8192 x 28672 1251 -> 1246-1248; one of eight shapes moved either way).
+        // Accumulators [0, kHi): the running sum split into a bf16 high part in shared memory and
+        // the exact rest, left in the accumulator (stream_gemm_config.cuh); the last promotion
+        // adds the high part back. The rest [kHi, kAccRegs): into the CTA's global slot, the first
+        // group stored, later ones added (red.add: no load in the loop), and the last added to the
+        // slot's sum, read back once (after a fence: the adds have landed). The slot's lines are
+        // kept in L2 (evict_last), and the producer prefetches them there before the read-back
+        // (load_weight's caller): 0.4-1% faster on most shapes that promote (H200, same run, two
+        // rounds, session 24, bench/results/s24/b2: 4096 x 8192^2 FP32 out 761-763 -> 754 us,
+        // 2048 x 8192 x 28672 1251 -> 1246-1248; one of eight shapes moved either way).
+        constexpr int kHi = Cfg::kPromotedHiAcc;
 #pragma unroll
         for (int i = 0; i < Cfg::kAccRegs; ++i) ptx::fence_operand(partial[i]);
         const std::uint64_t keep_policy = ptx::l2_policy_evict_last();
         if (last) {
           if (promoted_to_global) {
-            __threadfence();
 #pragma unroll
-            for (int i = 0; i < Cfg::kAccRegs; i += 4) {
-              const float4 v = __ldcg(reinterpret_cast<const float4*>(global_promoted + i * Cfg::kMathThreads));
-              partial[i] = v.x + partial[i];
-              partial[i + 1] = v.y + partial[i + 1];
-              partial[i + 2] = v.z + partial[i + 2];
-              partial[i + 3] = v.w + partial[i + 3];
+            for (int g = 0; g < kHi / 8; ++g) add_high_parts(partial, 8 * g, promoted_hi[g * Cfg::kMathThreads]);
+            if constexpr (kHi < Cfg::kAccRegs) {
+              __threadfence();
+#pragma unroll
+              for (int i = kHi; i < Cfg::kAccRegs; i += 4) {
+                const float4 v = __ldcg(reinterpret_cast<const float4*>(global_promoted + i * Cfg::kMathThreads));
+                partial[i] = v.x + partial[i];
+                partial[i + 1] = v.y + partial[i + 1];
+                partial[i + 2] = v.z + partial[i + 2];
+                partial[i + 3] = v.w + partial[i + 3];
+              }
             }
           }
-        } else if (!promoted_to_global) {
-#pragma unroll
-          for (int i = 0; i < Cfg::kAccRegs; i += 4)
-            ptx::st_global_v4(global_promoted + i * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2], partial[i + 3],
-                              keep_policy);
-          promoted_to_global = true;
         } else {
+          if (!promoted_to_global) {
+            // The high parts' shared memory is the staging rows of the previous item's store:
+            // TMA has read them (math thread 0 waits), and every math thread is past that store.
+            if constexpr (Cfg::kStagedByTma) {
+              if (math_tid == 0) ptx::bulk_wait_group_read<0>();
+            }
+            ptx::named_barrier_sync(1, Cfg::kMathThreads);
+          }
 #pragma unroll
-          for (int i = 0; i < Cfg::kAccRegs; i += 4)
-            ptx::red_add_v4(global_promoted + i * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2], partial[i + 3],
-                            keep_policy);
+          for (int g = 0; g < kHi / 8; ++g) {
+            uint4& hi = promoted_hi[g * Cfg::kMathThreads];
+            hi = split_high_parts(partial, 8 * g, promoted_to_global ? hi : negative_zero_high_parts());
+          }
+          if constexpr (kHi < Cfg::kAccRegs) {
+#pragma unroll
+            for (int i = kHi; i < Cfg::kAccRegs; i += 4) {
+              if (!promoted_to_global)
+                ptx::st_global_v4(global_promoted + i * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2],
+                                  partial[i + 3], keep_policy);
+              else
+                ptx::red_add_v4(global_promoted + i * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2],
+                                partial[i + 3], keep_policy);
+            }
+            // (Their chain restarts; the high parts' accumulators go on from their rest.)
+#pragma unroll
+            for (int i = kHi; i < Cfg::kAccRegs; ++i) partial[i] = 0.0f;
+          }
+          promoted_to_global = true;
         }
       }
     };
@@ -598,14 +632,16 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
           ValueScales sw;
           weight_scales_bf16(st.index, ks, sw);
           load_values_fragment(std::integral_constant<int, kSub>{}, st.index, sw, frag[buf]);
-          bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
+          const bool fresh = Cfg::kPromoteInRegisters ? i % Cfg::kStagesPerPromotion == 0 : i == 0;
+          bool promotes = fresh && i > 0;
           if constexpr (Cfg::kPromoteInGlobal) {
+            // (The chain goes on from the rest that the promotion leaves: not fresh.)
             if (i == promote_at) {
-              fresh = true;
+              promotes = true;
               promote_at += p.promote_stages;
             }
           }
-          if (fresh && i > 0) {
+          if (promotes) {
             ptx::wgmma_wait<0>();
             promote();
           }
