@@ -180,7 +180,7 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
   if (o.width_192 != "auto") std::printf("mxgemm column: 192-row tiles: %s\n", o.width_192.c_str());
   if (o.padded_ws != "auto") std::printf("mxgemm column: padded workspace activation: %s\n", o.padded_ws.c_str());
   if (o.tma_store != "auto") std::printf("mxgemm column: staged store by TMA: %s\n", o.tma_store.c_str());
-  if (o.promote != "auto") std::printf("mxgemm column: promotion into global memory: %s\n", o.promote.c_str());
+  if (o.promote != "auto") std::printf("mxgemm column: the wide tiles' promotion of their sums: %s\n", o.promote.c_str());
   if (o.mx_values != "auto") std::printf("mxgemm column: the streaming kernel's values form: %s\n", o.mx_values.c_str());
   std::printf("device: %s, %d SMs, L2 %.0f MiB; mxgemm backend: %s; cuBLASLt %zu; bf16 via %s; "
               "fp8 fast accumulation %s\n",
@@ -383,7 +383,9 @@ int main(int argc, char** argv) {
                  "library's: TMA writes the staged rows), never (the math threads write them)")
       ->check(CLI::IsMember({"auto", "never"}));
   app.add_option("--promote", o.promote,
-                 "the 256-row tiles' promotion of their sum into global memory past each chain of K "
+                 "the 192- and 256-row tiles' promotion of their sums past each chain of K (a bf16 high "
+                 "part in shared memory, the exact rest kept; 8 of the 256-row tile's 128 accumulators "
+                 "into global memory) "
                  "(mxgemm column): auto (the library's: the CTAs' first promotions staggered), "
                  "unstaggered (every CTA after whole chains), never (timing only: long K then misses "
                  "the accuracy bars, though not the bench's check)")

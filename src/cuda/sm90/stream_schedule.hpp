@@ -90,15 +90,16 @@ constexpr std::int64_t unpromoted_chain_k(DType out) { return out == DType::BF16
 
 // Where a work item of `subs` sub-stages promotes (kPromoteInGlobal) after chains of `chain`:
 // the sub-stage of its first promotion, the later ones every `chain` after it. With every CTA
-// in K phase (whole tiles), all CTAs would write their tile's fp32 sum (128 KB a CTA) at once.
-// The chains leave slack where `subs` is not a multiple of `chain` (the last one is short): CTA
-// `cta` spends (cta % groups) / groups of that slack on a shorter first chain, so the CTAs
-// promote at `groups` different times and no item promotes more often, nor chains more than
-// `chain`. groups == 1: at `chain` (every CTA at once). On an H100 (session 58, `--promote
-// unstaggered` against auto, 2048 / 4096 x 8192 x 28672) that took 0.4-2.7% off; most of what
-// the promotion still costs there (3-4%) is each CTA's own 128 KB leaving the SM, which the
-// stagger does not touch, and which TMA's bulk add took as long to write as the math warps'
-// stores (session 59; bench/results/s58/README.md, bench/results/s59/README.md).
+// in K phase (whole tiles), all CTAs would promote at once. The chains leave slack where `subs`
+// is not a multiple of `chain` (the last one is short): CTA `cta` spends (cta % groups) / groups
+// of that slack on a shorter first chain, so the CTAs promote at `groups` different times and no
+// item promotes more often, nor chains more than `chain`. groups == 1: at `chain` (every CTA at
+// once). Measured when a promotion wrote a CTA's whole fp32 sum (128 KB) to global memory: on an
+// H100 (session 58, `--promote unstaggered` against auto, 2048 / 4096 x 8192 x 28672) it took
+// 0.4-2.7% off; the rest of the promotion's cost (3-4%) was each CTA's own 128 KB leaving the
+// SM, which TMA's bulk add took as long to write (session 59). Since session 60 a promotion
+// keeps most of the sum in shared memory and writes 8 KB (256 rows) or nothing (192 rows);
+// the stagger stays, unmeasured since (bench/results/s58-s60).
 MXGEMM_HOST_DEVICE constexpr int first_promotion_sub_stage(int subs, int chain, int cta, int groups) {
   const int promotions = subs > 0 ? (subs - 1) / chain : 0;
   if (promotions == 0 || groups <= 1) return chain;

@@ -1,0 +1,3 @@
+#!/bin/bash
+# Session 60, call 4 (same H100): the mid suite, both modes, hi build then main's. Carry [".device/s60"].
+mkdir -p $OUT/m && for b in mxgemm_bench_hi mxgemm_bench; do xz -dc .device/s60/$b.xz > /tmp/$b && chmod +x /tmp/$b; done; for mode in mxfp8 weight-only; do for b in mxgemm_bench_hi mxgemm_bench; do timeout 30 /tmp/$b --suite mid --iters 20 --mode $mode --csv $OUT/m/mid_${mode}_$b.csv > $OUT/m/mid_${mode}_$b.log 2>&1; echo "$mode $b rc=$? $(grep -A1 'geometric mean' $OUT/m/mid_${mode}_$b.log | tail -1)"; awk '$1 ~ /^[0-9]+$/ && NF > 20 {printf "%s %s | ", $1, $5}' $OUT/m/mid_${mode}_$b.log; echo; done; done
