@@ -147,6 +147,8 @@ struct StreamGemmConfig {
   static constexpr int kPromotedHiWords = !kPromoteInGlobal ? 0 : kMPad == 256 ? 60 : kAccRegs / 2;
   static constexpr int kPromotedHiAcc = 2 * kPromotedHiWords;
   static constexpr int kPromotedHiBytes = kPromotedHiWords * 4 * kMathThreads;
+  // Whether accumulators are left for the global slot (256 rows; the 192-row tiles have none).
+  static constexpr bool kPromotesIntoSlot = kPromoteInGlobal && kPromotedHiAcc < kAccRegs;
   // Partial tiles read per L2 round trip in the stream-K fixup, as many as the registers
   // left at that point hold without spilling (measured with ptxas): a tile split over 16 CTAs
   // took 16 serial round trips (~1 us each) at one a time.

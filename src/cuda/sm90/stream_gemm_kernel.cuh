@@ -284,7 +284,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         // An item that promoted into its CTA's slot (kPromoteInGlobal, the accumulators past the
         // high parts) reads the slot back at its end: the slot into L2 (in case the stream
         // evicted it) while the ring's stages still run.
-        if constexpr (Cfg::kPromoteInGlobal && Cfg::kPromotedHiAcc < Cfg::kAccRegs) {
+        if constexpr (Cfg::kPromotesIntoSlot) {
           if (p.promote_stages > 0 && work.stages() > p.promote_stages)
             ptx::prefetch_l2_bulk(promoted_slot<Cfg>(p, cta) + Cfg::kPromotedHiAcc * Cfg::kMathThreads,
                                   (Cfg::kAccRegs - Cfg::kPromotedHiAcc) * Cfg::kMathThreads * 4);
@@ -329,11 +329,11 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   // 4096 x 8192^2 FP32 out promoted every 4096 K on these tiles 754 us, 860 on the 128-row
   // tiles, 705 unpromoted).
   float* const global_promoted =
-      Cfg::kPromoteInGlobal ? promoted_slot<Cfg>(p, cta) + math_tid * 4 : nullptr;
+      Cfg::kPromotesIntoSlot ? promoted_slot<Cfg>(p, cta) + math_tid * 4 : nullptr;
   // kPromoteInGlobal: this thread's first group of high parts (kPromotedHiWords / 4 groups, a
   // warp's 16-byte accesses over 512 consecutive bytes: conflict-free).
   uint4* const promoted_hi = reinterpret_cast<uint4*>(smem.out_stage) + math_tid;
-  bool promoted_to_global = false;
+  bool item_promoted = false;  // kPromoteInGlobal: the current work item has promoted (high parts, slot)
 
   // The previous stage's wgmmas are complete: its weight and activation may be overwritten.
   // No proxy fence: the weight's generic loads have completed (their values fed those
@@ -514,10 +514,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         for (int i = 0; i < Cfg::kAccRegs; ++i) ptx::fence_operand(partial[i]);
         const std::uint64_t keep_policy = ptx::l2_policy_evict_last();
         if (last) {
-          if (promoted_to_global) {
+          if (item_promoted) {
 #pragma unroll
             for (int g = 0; g < kHi / 8; ++g) add_high_parts(partial, 8 * g, promoted_hi[g * Cfg::kMathThreads]);
-            if constexpr (kHi < Cfg::kAccRegs) {
+            if constexpr (Cfg::kPromotesIntoSlot) {
               __threadfence();
 #pragma unroll
               for (int i = kHi; i < Cfg::kAccRegs; i += 4) {
@@ -530,7 +530,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
             }
           }
         } else {
-          if (!promoted_to_global) {
+          if (!item_promoted) {
             // The high parts' shared memory is the staging rows of the previous item's store:
             // TMA has read them (math thread 0 waits), and every math thread is past that store.
             if constexpr (Cfg::kStagedByTma) {
@@ -541,12 +541,12 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #pragma unroll
           for (int g = 0; g < kHi / 8; ++g) {
             uint4& hi = promoted_hi[g * Cfg::kMathThreads];
-            hi = split_high_parts(partial, 8 * g, promoted_to_global ? hi : negative_zero_high_parts());
+            hi = split_high_parts(partial, 8 * g, item_promoted ? hi : negative_zero_high_parts());
           }
-          if constexpr (kHi < Cfg::kAccRegs) {
+          if constexpr (Cfg::kPromotesIntoSlot) {
 #pragma unroll
             for (int i = kHi; i < Cfg::kAccRegs; i += 4) {
-              if (!promoted_to_global)
+              if (!item_promoted)
                 ptx::st_global_v4(global_promoted + i * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2],
                                   partial[i + 3], keep_policy);
               else
@@ -557,7 +557,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #pragma unroll
             for (int i = kHi; i < Cfg::kAccRegs; ++i) partial[i] = 0.0f;
           }
-          promoted_to_global = true;
+          item_promoted = true;
         }
       }
     };
@@ -951,7 +951,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #pragma unroll
       for (int i = 0; i < Cfg::kAccRegs; ++i) result[i] = 0.0f;
     }
-    promoted_to_global = false;
+    item_promoted = false;
     // The pre-pass's mark of this thread's activation row (MXFP8). The two-warpgroup tiles load it
     // before the mainloop: after it, its L2 round trip lay on every tile's way to the store (H100,
     // session 48, trace build: mainloop end to store, summed over a CTA's tiles, MXFP8 4096 x

@@ -172,9 +172,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   const std::int64_t marks_bytes = marks ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
   const std::int64_t row_scale_bytes = row_scaled ? round_up(std::int64_t{p.m} * 4, 1024) : 0;
   const std::int64_t partial_bytes = std::int64_t{2} * p.sched.ctas * Cfg::kBlockN * kMPad * 4;
-  // (The 192-row tiles keep every promoted sum in shared memory: no slot.)
-  const bool slot = Cfg::kPromoteInGlobal && Cfg::kPromotedHiAcc < Cfg::kAccRegs;
-  const std::int64_t promoted_bytes = slot ? std::int64_t{p.sched.ctas} * Cfg::kPromotedSlotFloats * 4 : 0;
+  const std::int64_t promoted_bytes = Cfg::kPromotesIntoSlot ? std::int64_t{p.sched.ctas} * Cfg::kPromotedSlotFloats * 4 : 0;
   p.promote_stages = Cfg::kPromoteInGlobal && detail::stream_promote() != detail::StreamPromote::Never
                          ? static_cast<int>(unpromoted_chain_k(l.d.dtype) / Cfg::kRingK)
                          : 0;
@@ -198,7 +196,7 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   ws += row_scale_bytes;
   p.partials = reinterpret_cast<float*>(ws);
   ws += partial_bytes;
-  p.promoted = slot ? reinterpret_cast<float*>(ws) : nullptr;
+  p.promoted = Cfg::kPromotesIntoSlot ? reinterpret_cast<float*>(ws) : nullptr;
   ws += promoted_bytes;
   p.tile_exact = p.sched.split_reduce ? reinterpret_cast<unsigned int*>(ws) : nullptr;
   ws += tile_exact_bytes;
