@@ -1,7 +1,7 @@
 #!/bin/bash
 # Session 61, call 2: the suites that make the README's columns (decode weight-only first, then
 # large and mid in both modes, decode MXFP8), on the build named by BIN (default main's, 6331120:
-# .device/s61b/mxgemm_bench.xz; BIN=mxgemm_bench_ring5 for ring5.patch's). Carry [".device/s61b"].
+# .device/s61b/mxgemm_bench.xz, or the copy in .device/s61c; BIN=mxgemm_bench_ring5 for ring5.patch's). Carry [".device/s61c"] or [".device/s61b"].
 set -u
 L=$OUT/logs; mkdir -p $L
 source bench/results/s39/common.sh
@@ -10,7 +10,8 @@ BIN=${BIN:-mxgemm_bench}
 : > $L/summary.txt
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee $L/smi.log
 echo "binary: $BIN" | tee -a $L/summary.txt
-xz -dc .device/s61b/$BIN.xz > /tmp/mxgemm_bench && chmod +x /tmp/mxgemm_bench
+D=.device/s61c; [ -f $D/$BIN.xz ] || D=.device/s61b
+xz -dc $D/$BIN.xz > /tmp/mxgemm_bench && chmod +x /tmp/mxgemm_bench
 B=/tmp/mxgemm_bench
 limited 100 $B --suite decode --iters 30 --mode weight-only --csv $L/decode_weight-only.csv > $L/decode_weight-only.log 2>&1
 stamp "decode weight-only rc=$?"

@@ -4,15 +4,15 @@
 # .device/s60/mxgemm_bench.xz) against main 6331120 (4 / 5 stages and the high parts;
 # .device/s61b/mxgemm_bench.xz), at the K = 8192 shapes of the large suite and 4096 x 8192^2's
 # neighbours, where neither promotes (BF16 out). Five rounds, the builds' order alternated
-# (ABBA), both modes. Carry [".device/s61b", ".device/s60"].
+# (ABBA), both modes. Carry [".device/s61c"] (the two benches, copied from .device/s60 and .device/s61b).
 set -u
 L=$OUT/logs; mkdir -p $L
 source bench/results/s39/common.sh
 BUDGET=${BUDGET:-560}
 : > $L/summary.txt
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee $L/smi.log
-xz -dc .device/s60/mxgemm_bench.xz > /tmp/pre60 && chmod +x /tmp/pre60
-xz -dc .device/s61b/mxgemm_bench.xz > /tmp/main && chmod +x /tmp/main
+xz -dc .device/s61c/mxgemm_bench_pre60.xz > /tmp/pre60 && chmod +x /tmp/pre60
+xz -dc .device/s61c/mxgemm_bench.xz > /tmp/main && chmod +x /tmp/main
 shapes() {  # $1 binary, $2 mode, $3 log
   { $1 --m 2048,4096,8192 --n 8192 --k 8192 --iters 20 --mode $2
     $1 --m 2048,4096 --n 28672 --k 8192 --iters 20 --mode $2
