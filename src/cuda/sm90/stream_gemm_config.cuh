@@ -97,7 +97,10 @@ struct StreamGemmConfig {
   // kSplitK: as many ring stages (each kQuarters 128-K parts) as fit, up to 4: 3 at 32 rows.
   // The 192- and 256-row tiles (kPromoteInGlobal) keep one stage fewer than fits (5 and 4), for
   // the high parts of their promoted sums (kPromotedHiWords): on an H100 (sessions 58-59) 4
-  // stages at 256 rows ran level with 5, and 5 at 192 rows level with 6.
+  // stages at 256 rows ran level with 5, and 5 at 192 rows level with 6; at K = 8192, where
+  // nothing promotes, weight-only ran level with session 59's five-stage build in five
+  // alternated rounds, MXFP8 about 1% slower (session 61). A ring over every slot where no item
+  // promotes (a run-time ring size) ran 0.7-1.7% slower in weight-only (session 61).
   static constexpr bool kPromoteInGlobal = kMPad > 128;
   static constexpr int kStages = kSplitK ? ((200 * 1024) / kRingStageSmem < 4 ? (200 * 1024) / kRingStageSmem : 4)
                                  : kSubStages == 2 ? 4
