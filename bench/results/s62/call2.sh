@@ -1,32 +1,14 @@
 #!/bin/bash
-# Session 62, call 2 (session 61's call2.sh on .device/s62): the suites that make the README's columns (decode weight-only first, then
-# large and mid in both modes, decode MXFP8), on the build named by BIN (default main's, 6331120:
-# .device/s61b/mxgemm_bench.xz, or the copy in .device/s61c; BIN=mxgemm_bench_ring5 for ring5.patch's). Carry [".device/s61c"] or [".device/s61b"].
-set -u
-L=$OUT/logs; mkdir -p $L
-source bench/results/s39/common.sh
-BUDGET=${BUDGET:-560}
-BIN=${BIN:-mxgemm_bench_slot}
-: > $L/summary.txt
-nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee $L/smi.log
-echo "binary: $BIN" | tee -a $L/summary.txt
-D=.device/s62
-xz -dc $D/$BIN.xz > /tmp/mxgemm_bench && chmod +x /tmp/mxgemm_bench
-B=/tmp/mxgemm_bench
-limited 100 $B --suite decode --iters 30 --mode weight-only --csv $L/decode_weight-only.csv > $L/decode_weight-only.log 2>&1
-stamp "decode weight-only rc=$?"
-for mode in weight-only mxfp8; do
-  limited 70 $B --suite large --iters 20 --mode $mode --csv $L/large_$mode.csv > $L/large_$mode.log 2>&1
-  stamp "large $mode rc=$?"
-  limited 20 $B --suite mid --iters 20 --mode $mode --csv $L/mid_$mode.csv > $L/mid_$mode.log 2>&1
-  stamp "mid $mode rc=$?"
-done
-limited 90 $B --suite decode --iters 30 --mode mxfp8 --csv $L/decode_mxfp8.csv > $L/decode_mxfp8.log 2>&1
-stamp "decode mxfp8 rc=$?"
-cd $OUT && tar czf logs.tgz logs
-for f in decode_weight-only large_weight-only large_mxfp8 mid_weight-only mid_mxfp8 decode_mxfp8; do
-  [ -f logs/$f.log ] || continue
-  echo "== $f"; grep -A2 "geometric mean" logs/$f.log | head -3; grep -E "all checks passed|FAIL" logs/$f.log | tail -1
-done
-cat logs/summary.txt
-rm -rf logs
+# Session 62, call 2 (run inline on the warm H100 after call 1; carry [".device/s62"]): MXFP8
+# 2048 x 8192 x 28672, slot_size.patch's bench against main's, four rounds (slot first in each),
+# then each with --promote never.
+for b in mxgemm_bench mxgemm_bench_slot; do xz -dc .device/s62/$b.xz > /tmp/$b && chmod +x /tmp/$b; done
+mkdir -p $OUT/r
+for r in 1 2 3 4; do for v in mxgemm_bench_slot mxgemm_bench; do
+  timeout 30 /tmp/$v --m 2048 --n 8192 --k 28672 --iters 20 --mode mxfp8 > $OUT/r/${v}_r$r.log 2>&1
+  echo "r$r $v $(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $1,$2,$3,$5,$8,$NF}' $OUT/r/${v}_r$r.log)"
+done; done
+timeout 30 /tmp/mxgemm_bench_slot --m 2048 --n 8192 --k 28672 --iters 20 --mode mxfp8 --promote never > $OUT/r/slot_never.log 2>&1
+echo "slot promote-never $(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5,$8,$NF}' $OUT/r/slot_never.log)"
+timeout 30 /tmp/mxgemm_bench --m 2048 --n 8192 --k 28672 --iters 20 --mode mxfp8 --promote never > $OUT/r/main_never.log 2>&1
+echo "main promote-never $(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $5,$8,$NF}' $OUT/r/main_never.log)"

@@ -142,9 +142,6 @@ struct StreamGemmConfig {
   // (the stream-K walk's state takes them).
   static constexpr int kValueFragments = kMathWarpgroups == 2 || kPromoteInSmem || kSplitValues ? 2 : 1;
   static constexpr int kAccRegs = kMPad / 2;
-  // kPromoteInGlobal: a CTA's slot of the promoted sum, every math thread's accumulators (one
-  // tile's fp32; those of the high parts unused).
-  static constexpr int kPromotedSlotFloats = kMathThreads * kAccRegs;
   // kPromoteInGlobal: bf16 pairs of high parts a thread keeps in shared memory (whole 16-byte
   // groups), and the accumulators they cover; the rest promote into the slot.
   static constexpr int kPromotedHiWords = !kPromoteInGlobal ? 0 : kMPad == 256 ? 60 : kAccRegs / 2;
@@ -152,6 +149,9 @@ struct StreamGemmConfig {
   static constexpr int kPromotedHiBytes = kPromotedHiWords * 4 * kMathThreads;
   // Whether accumulators are left for the global slot (256 rows; the 192-row tiles have none).
   static constexpr bool kPromotesIntoSlot = kPromoteInGlobal && kPromotedHiAcc < kAccRegs;
+  // kPromotesIntoSlot: a CTA's slot of the promoted sum, the accumulators past the high parts,
+  // [(kAccRegs - kPromotedHiAcc) / 4][kMathThreads] float4s (8 KB at 256 rows).
+  static constexpr int kPromotedSlotFloats = kPromotesIntoSlot ? kMathThreads * (kAccRegs - kPromotedHiAcc) : 0;
   // Partial tiles read per L2 round trip in the stream-K fixup, as many as the registers
   // left at that point hold without spilling (measured with ptxas): a tile split over 16 CTAs
   // took 16 serial round trips (~1 us each) at one a time.
@@ -199,7 +199,6 @@ struct StreamGemmConfig {
                 "activation rows are padded to a generated wgmma width (codes: 8, 16; values: 16, 32, "
                 "64, 128, 192, 256)");
   static_assert(kMPad <= 256, "one TMA box of activation rows");
-  static_assert(!kPromoteInGlobal || kPromotedSlotFloats == kBlockN * kMPad, "a promotion slot holds one tile");
   static_assert(!kPromoteInGlobal || (kStagedStore && kPromotedHiWords % 4 == 0 && kPromotedHiAcc <= kAccRegs &&
                                       (kAccRegs - kPromotedHiAcc) % 4 == 0),
                 "the high parts share the staging rows, in 16-byte groups; the rest of the "

@@ -286,8 +286,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         // evicted it) while the ring's stages still run.
         if constexpr (Cfg::kPromotesIntoSlot) {
           if (p.promote_stages > 0 && work.stages() > p.promote_stages)
-            ptx::prefetch_l2_bulk(promoted_slot<Cfg>(p, cta) + Cfg::kPromotedHiAcc * Cfg::kMathThreads,
-                                  (Cfg::kAccRegs - Cfg::kPromotedHiAcc) * Cfg::kMathThreads * 4);
+            ptx::prefetch_l2_bulk(promoted_slot<Cfg>(p, cta), Cfg::kPromotedSlotFloats * 4);
         }
         if (work.stream_tile >= 0 && work.ks0 == 0 && work.ks_end < sched.k_stages && !sched.split_reduce &&
             (!kInterleaves || work.step == 1)) {
@@ -321,8 +320,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
   // smem.promoted (kPromoteInSmem; then `result` is unused).
   float result[Cfg::kAccRegs];
   float* const promoted = smem.promoted + math_tid;
-  // kPromoteInGlobal: this thread's kAccRegs floats of the CTA's slot, and whether the current
-  // work item has promoted into them. The slot is [kAccRegs / 4][kMathThreads] float4s, so a
+  // kPromotesIntoSlot: this thread's floats of the CTA's slot (its accumulators past the high
+  // parts). The slot is [(kAccRegs - kPromotedHiAcc) / 4][kMathThreads] float4s, so a
   // warp's 16-byte stores, adds and loads each cover 512 consecutive bytes; with a thread's
   // floats consecutive each touched 32 half-used sectors, and the promotion cost 2-2.5x as much
   // (H200, same run, session 24, bench/results/s24/b1: 2048 x 8192 x 28672 1340 -> 1238 us,
@@ -521,7 +520,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
               __threadfence();
 #pragma unroll
               for (int i = kHi; i < Cfg::kAccRegs; i += 4) {
-                const float4 v = __ldcg(reinterpret_cast<const float4*>(global_promoted + i * Cfg::kMathThreads));
+                const float4 v = __ldcg(reinterpret_cast<const float4*>(global_promoted + (i - kHi) * Cfg::kMathThreads));
                 partial[i] = v.x + partial[i];
                 partial[i + 1] = v.y + partial[i + 1];
                 partial[i + 2] = v.z + partial[i + 2];
@@ -547,10 +546,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #pragma unroll
             for (int i = kHi; i < Cfg::kAccRegs; i += 4) {
               if (!item_promoted)
-                ptx::st_global_v4(global_promoted + i * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2],
+                ptx::st_global_v4(global_promoted + (i - kHi) * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2],
                                   partial[i + 3], keep_policy);
               else
-                ptx::red_add_v4(global_promoted + i * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2],
+                ptx::red_add_v4(global_promoted + (i - kHi) * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2],
                                 partial[i + 3], keep_policy);
             }
             // (Their chain restarts; the high parts' accumulators go on from their rest.)
