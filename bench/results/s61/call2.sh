@@ -10,7 +10,7 @@ BIN=${BIN:-mxgemm_bench}
 : > $L/summary.txt
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee $L/smi.log
 echo "binary: $BIN" | tee -a $L/summary.txt
-D=.device/s61c; [ -f $D/$BIN.xz ] || D=.device/s61b
+D=${D:-.device/s61c}; [ -f $D/$BIN.xz ] || D=.device/s61b
 xz -dc $D/$BIN.xz > /tmp/mxgemm_bench && chmod +x /tmp/mxgemm_bench
 B=/tmp/mxgemm_bench
 limited 100 $B --suite decode --iters 30 --mode weight-only --csv $L/decode_weight-only.csv > $L/decode_weight-only.log 2>&1

@@ -509,6 +509,8 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         // rounds, session 24, bench/results/s24/b2: 4096 x 8192^2 FP32 out 761-763 -> 754 us,
         // 2048 x 8192 x 28672 1251 -> 1246-1248; one of eight shapes moved either way).
         constexpr int kHi = Cfg::kPromotedHiAcc;
+        // This thread's float4 in the slot for accumulators [i, i + 4), i >= kHi.
+        const auto slot_at = [&](int i) { return global_promoted + (i - kHi) * Cfg::kMathThreads; };
 #pragma unroll
         for (int i = 0; i < Cfg::kAccRegs; ++i) ptx::fence_operand(partial[i]);
         const std::uint64_t keep_policy = ptx::l2_policy_evict_last();
@@ -520,7 +522,7 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
               __threadfence();
 #pragma unroll
               for (int i = kHi; i < Cfg::kAccRegs; i += 4) {
-                const float4 v = __ldcg(reinterpret_cast<const float4*>(global_promoted + (i - kHi) * Cfg::kMathThreads));
+                const float4 v = __ldcg(reinterpret_cast<const float4*>(slot_at(i)));
                 partial[i] = v.x + partial[i];
                 partial[i + 1] = v.y + partial[i + 1];
                 partial[i + 2] = v.z + partial[i + 2];
@@ -546,11 +548,9 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
 #pragma unroll
             for (int i = kHi; i < Cfg::kAccRegs; i += 4) {
               if (!item_promoted)
-                ptx::st_global_v4(global_promoted + (i - kHi) * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2],
-                                  partial[i + 3], keep_policy);
+                ptx::st_global_v4(slot_at(i), partial[i], partial[i + 1], partial[i + 2], partial[i + 3], keep_policy);
               else
-                ptx::red_add_v4(global_promoted + (i - kHi) * Cfg::kMathThreads, partial[i], partial[i + 1], partial[i + 2],
-                                partial[i + 3], keep_policy);
+                ptx::red_add_v4(slot_at(i), partial[i], partial[i + 1], partial[i + 2], partial[i + 3], keep_policy);
             }
             // (Their chain restarts; the high parts' accumulators go on from their rest.)
 #pragma unroll
