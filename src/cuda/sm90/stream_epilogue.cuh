@@ -145,7 +145,7 @@ constexpr int kStagedPitch = kBlockN * 2 + 16;
 template <int kBlockN>
 constexpr int kStagedBytes = kStagedRows * kStagedPitch<kBlockN>;
 // store_staged_tma: a round's rows in boxes of kStagedRows x 64 16-bit columns (128 bytes, the
-// 128B swizzle's width), two buffers of a tile's 128 columns, 1024-byte aligned.
+// 128B swizzle's width), buffers of a tile's 128 columns, 1024-byte aligned; two at least.
 constexpr int kStagedBoxBytes = 128;
 constexpr int kStagedTmaBufferBytes = kStagedRows * 256;
 constexpr int kStagedTmaBytes = 2 * kStagedTmaBufferBytes;
@@ -232,21 +232,25 @@ __device__ __forceinline__ void store_staged(const P& p, const float (&acc)[kAcc
   }
 }
 
-// store_staged's steps with TMA writing D: each round's rows go to one of two buffers of
+// store_staged's steps with TMA writing D: each round's rows go to one of kBuffers buffers of
 // shared memory, 128B-swizzled (conflict-free for stmatrix), and math thread 0 hands them to TMA
 // (p.d_map, whose bounds mask D to M x N), so the math threads do not wait for D's writes: one
 // barrier a round instead of two, and no copy through the registers. Round r writes buffer
-// r % 2; before its barrier, thread 0 waits until TMA has read round r - 1's buffer, which round
-// r + 1 writes (after an odd number of rounds, the next tile's round 0 writes the buffer of this
-// tile's last: one more wait and barrier). Math thread 0 waits for every store
-// (ptx::bulk_wait_group) before the kernel ends.
-template <typename T, int kAcc, int kBlockN, int kMathThreads, typename P>
+// r % kBuffers, which round r - kBuffers wrote before: before round r - 1's barrier, thread 0
+// waits until TMA has read that one. With a buffer a round (the 192- and 256-row tiles have the
+// shared memory: their promoted sums' high parts) no round waits for TMA; with two, every round
+// waited for the previous round's read, one TMA round trip a round. Every buffer is free when
+// the store begins: thread 0 waits for the previous store's reads, which ended a mainloop ago,
+// before one barrier. Math thread 0 waits for every store (ptx::bulk_wait_group) before the
+// kernel ends.
+template <typename T, int kAcc, int kBlockN, int kMathThreads, int kBuffers, typename P>
 __device__ __forceinline__ void store_staged_tma(const P& p, const float (&acc)[kAcc], float alpha, int m0, int n0,
                                                  int warp_row0, int lane, int math_tid, std::uint8_t* buf,
                                                  std::uint32_t barrier, bool skip, int rounds) {
   static_assert(sizeof(T) == 2, "16-bit outputs");
   static_assert(kAcc % 16 == 0, "whole rounds of kStagedRows activation rows");
   static_assert(kBlockN * 2 == 2 * kStagedBoxBytes, "a tile's columns are two boxes");
+  static_assert(kBuffers >= 2 && kBuffers <= kAcc / 16, "two buffers at least, one a round at most");
   constexpr int kBoxBytes = kStagedRows * kStagedBoxBytes;
   const auto pair = staged_pairs<T>(p, acc, alpha, n0 + warp_row0 + (lane >> 2));
   // Lane 8i + r addresses row r of matrix i (store_staged): round row 8 (jj + i / 2) + r, tile
@@ -256,10 +260,12 @@ __device__ __forceinline__ void store_staged_tma(const P& p, const float (&acc)[
   const std::uint32_t lane_offset =
       (col / 64) * kBoxBytes + row * kStagedBoxBytes + ((((col % 64) / 8) ^ (lane & 7)) << 4);
   const std::uint32_t base = ptx::smem_addr(buf);
+  if (math_tid == 0) ptx::bulk_wait_group_read<0>();
+  ptx::named_barrier_sync(barrier, kMathThreads);
 #pragma unroll
   for (int round = 0; round < kAcc / 16; ++round) {
     if (round == rounds) break;
-    const std::uint32_t buffer = base + (round & 1) * kStagedTmaBufferBytes;
+    const std::uint32_t buffer = base + (round % kBuffers) * kStagedTmaBufferBytes;
 #pragma unroll
     for (int jj = 0; jj < 4; jj += 2) {
       const int j = 4 * round + jj;
@@ -267,7 +273,9 @@ __device__ __forceinline__ void store_staged_tma(const P& p, const float (&acc)[
                              pair(j + 1, 1));
     }
     ptx::fence_proxy_async_smem();  // (the writes, before TMA reads them)
-    if (math_tid == 0) ptx::bulk_wait_group_read<0>();
+    // Round + 1 writes the buffer of round + 1 - kBuffers: of the rounds committed so far, the
+    // kBuffers - 2 after that one may still be read.
+    if (math_tid == 0 && round + 1 >= kBuffers && round + 1 < rounds) ptx::bulk_wait_group_read<kBuffers - 2>();
     ptx::named_barrier_sync(barrier, kMathThreads);
     if (math_tid == 0 && !skip) {
 #pragma unroll
@@ -275,10 +283,6 @@ __device__ __forceinline__ void store_staged_tma(const P& p, const float (&acc)[
         ptx::tma_store_2d(&p.d_map, buffer + box * kBoxBytes, (n0 + 64 * box) * 2, m0 + round * kStagedRows);
       ptx::bulk_commit_group();
     }
-  }
-  if (rounds & 1) {
-    if (math_tid == 0) ptx::bulk_wait_group_read<0>();
-    ptx::named_barrier_sync(barrier, kMathThreads);
   }
 }
 

@@ -187,6 +187,12 @@ struct StreamGemmConfig {
   // the item's mainloop, before its store, and first written at its first promotion, after the
   // previous item's store has read the staging rows (a barrier of the math threads there).
   static constexpr int kOutStageRegionBytes = kOutStageBytes > kPromotedHiBytes ? kOutStageBytes : kPromotedHiBytes;
+  // store_staged_tma's buffers, a round (kStagedRows activation rows) each: as many as that
+  // shared memory holds, up to one a round (the 192-row tiles' 48 KB: 6 of 6 rounds, the
+  // 256-row tiles' 60 KB: 7 of 8), so that the store's rounds do not wait for TMA's reads.
+  static constexpr int kStagedTmaBuffers =
+      kOutStageRegionBytes / kStagedTmaBufferBytes < kAccRegs / 16 ? kOutStageRegionBytes / kStagedTmaBufferBytes
+                                                                    : kAccRegs / 16;
   static constexpr int kPromotedBytes = kPromoteInSmem ? kMathThreads * kAccRegs * 4 : 16;
   // Stages, their scale chunks, the output staging, the promoted sum, and 1024 bytes each for
   // barriers and swizzle alignment (twice for the output staging's 1024-byte boxes).
@@ -218,6 +224,7 @@ struct StreamGemmConfig {
   static_assert(kSubStages == 1 || kSubStages == 2, "a 64B-swizzled or a 128B-swizzled weight row");
   static_assert(kSubStages == 1 || kStagesPerPromotion % kSubStages == 0, "promotion after whole ring stages");
   static_assert(kStages * kSubStages * kQuarters >= 4 && kStages >= 2, "too few stages to hide HBM latency");
+  static_assert(!kStagedByTma || kStagedTmaBuffers >= 2, "store_staged_tma takes two buffers at least");
   static_assert(!kStagedByTma || kStagedBytes<kBlockN> <= kStagedTmaBytes,
                 "the threads' staged store (detail::StreamTmaStore::Never) fits the TMA store's buffers");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory budget of an sm_90 CTA exceeded");

@@ -1094,10 +1094,10 @@ __global__ void __launch_bounds__(StreamGemmConfig<kMPad, kCodes, kSplitK>::kThr
         if (Cfg::kStagedByTma && p.d_by_tma) {
           if constexpr (Cfg::kStagedByTma) {
             if (p.out.d_dtype == DType::BF16)
-              store_staged_tma<__nv_bfloat16, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
+              store_staged_tma<__nv_bfloat16, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads, Cfg::kStagedTmaBuffers>(
                   p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, rounds);
             else
-              store_staged_tma<__half, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads>(
+              store_staged_tma<__half, Cfg::kAccRegs, Cfg::kBlockN, Cfg::kMathThreads, Cfg::kStagedTmaBuffers>(
                   p, sum, alpha, m_store, n0_tile, warp_row0, lane, math_tid, smem.out_stage, 1, exact, rounds);
           }
         } else if (p.out.d_dtype == DType::BF16) {
