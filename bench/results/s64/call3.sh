@@ -1,0 +1,7 @@
+#!/bin/bash
+# Session 64, call 3 (the machine of call 2, warm; run as one command line, kept here): the new
+# build's staged-store tests under racecheck and memcheck, then weight-only 2048 x 8192 x 28672
+# (items that promote, whose high parts share the staging's shared memory), main / new, two
+# rounds. Carry [".device/s62/mxgemm_bench_slot.xz", ".device/s64/mxgemm_bench.xz",
+# ".device/s64/mxgemm_gpu_tests.xz"].
+L=$OUT/logs; mkdir -p $L; xz -dc .device/s64/mxgemm_gpu_tests.xz > /tmp/t && chmod +x /tmp/t; xz -dc .device/s62/mxgemm_bench_slot.xz > /tmp/mb && chmod +x /tmp/mb; xz -dc .device/s64/mxgemm_bench.xz > /tmp/nb && chmod +x /tmp/nb; S=$SECONDS; timeout 110 compute-sanitizer --tool racecheck /tmp/t --gtest_filter='GpuStreamGemm.StagedStoreCoversTailsAndPitches:GpuWeightOnly.StagedStoreWithBiasCoversTails' > $L/racecheck.log 2>&1; echo "racecheck rc=$? t=$((SECONDS-S))s $(grep -E 'RACECHECK SUMMARY|PASSED|FAILED' $L/racecheck.log | tr '\n' ' ')"; timeout 80 compute-sanitizer --tool memcheck /tmp/t --gtest_filter='GpuStreamGemm.StagedStoreCoversTailsAndPitches:GpuWeightOnly.StagedStoreWithBiasCoversTails' > $L/memcheck.log 2>&1; echo "memcheck rc=$? t=$((SECONDS-S))s $(grep -E 'ERROR SUMMARY|PASSED|FAILED' $L/memcheck.log | tr '\n' ' ')"; for b in mb nb mb nb; do timeout 25 /tmp/$b --m 2048 --n 8192 --k 28672 --iters 20 --mode weight-only > $L/k28672_$b.log 2>&1; echo "$b $(awk '$1 ~ /^[0-9]+$/ && NF > 20 {print $1,$2,$3,$5,$8,$NF}' $L/k28672_$b.log) t=$((SECONDS-S))s"; [ $((SECONDS-S)) -gt 230 ] && break; done
