@@ -224,7 +224,6 @@ struct StreamGemmConfig {
   static_assert(kSubStages == 1 || kSubStages == 2, "a 64B-swizzled or a 128B-swizzled weight row");
   static_assert(kSubStages == 1 || kStagesPerPromotion % kSubStages == 0, "promotion after whole ring stages");
   static_assert(kStages * kSubStages * kQuarters >= 4 && kStages >= 2, "too few stages to hide HBM latency");
-  static_assert(!kStagedByTma || kStagedTmaBuffers >= 2, "store_staged_tma takes two buffers at least");
   static_assert(!kStagedByTma || kStagedBytes<kBlockN> <= kStagedTmaBytes,
                 "the threads' staged store (detail::StreamTmaStore::Never) fits the TMA store's buffers");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory budget of an sm_90 CTA exceeded");
