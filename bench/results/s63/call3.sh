@@ -3,12 +3,12 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer (ctest's gpu_tests_under_asan_and_ubsan), on a
 # GPU for the first time. Built here (build-dev, nvcc 13, sm_90a; main 73ff91e's device code plus
 # this session's test changes): `cmake --build build-dev -j2 --target mxgemm_gpu_tests_sanitized`,
-# `xz -T2 -c` into .device/s63/. Carry [".device/s63"]. Eight shards at once (one GPU), each with
+# `xz -T2 -c` into .device/s63/. Carry [".device/s63"] (or set SAN to another build's .xz). Eight shards at once (one GPU), each with
 # ctest's environment then (plus LSAN_OPTIONS=suppressions=bench/results/s63/cuda_asan.supp, the CUDA
 # driver's and runtime's libraries; call 5 ran without, as landed). Set SUPP= to leave it out.
 set -u
 L=$OUT/logs; mkdir -p $L
-xz -dc .device/s63/mxgemm_gpu_tests_sanitized.xz > /tmp/san && chmod +x /tmp/san
+xz -dc ${SAN:-.device/s63/mxgemm_gpu_tests_sanitized.xz} > /tmp/san && chmod +x /tmp/san
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee $L/smi.log
 export UBSAN_OPTIONS=print_stacktrace=1 ASAN_OPTIONS=protect_shadow_gap=0
 SUPP=${SUPP-bench/results/s63/cuda_asan.supp}
