@@ -5,7 +5,7 @@
 # end to store end) was 24.0 us of a 693 us CTA span (3.5%), late stages 10.7%. If the epilogue
 # is still ~2-3% at K = 8192 (more at K = 4096), the lead for issue #7 is an epilogue overlapped
 # with the other math warpgroup's mainloop (each warpgroup storing its own 64-column box, its own
-# barriers; the 256-row tile's ring of 5 stages leaves 2-3 stages of slack); if it is under 1%,
+# barriers; the 256-row tile's ring of 4 stages of 64 K leaves up to 3 of slack); if it is under 1%,
 # that lead is dead. Built here: `cmake -S . -B build-trace -DCMAKE_CUDA_ARCHITECTURES=90a
 # -DMXGEMM_SM100=OFF -DMXGEMM_BUILD_TESTS=OFF -DMXGEMM_BUILD_SPIKES=OFF
 # -DCMAKE_CUDA_FLAGS=-DMXGEMM_STREAM_TRACE`, `cmake --build build-trace -j2 --target mxgemm_bench`,
