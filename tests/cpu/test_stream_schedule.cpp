@@ -59,17 +59,25 @@ TEST(StreamSchedule, SplitsCoverEveryUnitOnce) {
 // Walks every CTA's work items as the kernel does: each (tile, stage) exactly once, tiles
 // mapped to distinct (m, n) inside the grid, whole tiles only in the data-parallel part, no
 // CTA with more items than max_items_per_cta() (the size of its exact-path list).
-void check_walk(int tiles_m, int tiles_n, int k_stages, int sms, bool interleave = false) {
+void check_walk(int tiles_m, int tiles_n, int k_stages, int sms, bool interleave = false, bool last_wave = false) {
   SCOPED_TRACE(testing::Message() << tiles_m << " x " << tiles_n << " tiles x " << k_stages << " stages, " << sms
-                                  << " SMs" << (interleave ? ", halves interleaved" : ""));
-  StreamSchedule s = StreamSchedule::make(tiles_m, tiles_n, k_stages, sms);
+                                  << " SMs" << (interleave ? ", halves interleaved" : "")
+                                  << (last_wave ? ", last wave stream-K where thin" : ""));
+  StreamSchedule s = StreamSchedule::make(tiles_m, tiles_n, k_stages, sms, kPhaseMaxImbalance, last_wave);
   if (interleave) s.interleave_halves();
   const int tiles = tiles_m * tiles_n;
   if (tiles >= 2 * sms) {
-    // Either every tile whole (last wave at least 90% full) or whole waves and a stream-K
-    // tail of one to two waves.
+    // Either every tile whole (last wave at least 90% full), or whole waves and the thin last
+    // one in stream-K ranges over every CTA (last_wave), or whole waves and a stream-K tail of
+    // one to two waves.
     const int waves = (tiles + sms - 1) / sms;
-    if (tiles * 10 >= waves * sms * 9) {
+    const int last = tiles % sms;
+    if (tiles * 10 >= waves * sms * 9 && last_wave && last > 0 && last <= kLastWaveStreamKMaxFill * sms &&
+        last * k_stages >= kStreamMinStagesPerCta * sms) {
+      EXPECT_EQ(s.dp_tiles, tiles - last);
+      EXPECT_EQ(s.ctas, sms);
+      EXPECT_EQ(s.chunk, 1);
+    } else if (tiles * 10 >= waves * sms * 9) {
       EXPECT_EQ(s.dp_tiles, tiles);
     } else {
       EXPECT_EQ(s.dp_tiles % sms, 0);
@@ -125,6 +133,41 @@ TEST(StreamSchedule, WavesThenStreamKCoverEveryTileOnce) {
       for (int tiles_n : {1, 5, 16, 33, 64})
         for (int k_stages : {1, 3, 17, 128})
           for (bool interleave : {false, true}) check_walk(tiles_m, tiles_n, k_stages, sms, interleave);
+}
+
+// The same walk where a thin last wave runs as stream-K (the 256-row tiles at K near 8192):
+// 17 x 64 tiles on 132 SMs leave a last wave of 32 tiles, 16 x 64 one of 100 (too full), 64 x 64
+// one of 4 (too little work for every CTA).
+TEST(StreamSchedule, ThinLastWaveCoversEveryTileOnce) {
+  for (int sms : {7, 132})
+    for (int tiles_m : {2, 16, 17, 32, 64})
+      for (int tiles_n : {5, 33, 64})
+        for (int k_stages : {3, 128}) check_walk(tiles_m, tiles_n, k_stages, sms, false, true);
+}
+
+// Which last waves run as stream-K: at most 60% full, every CTA at least kStreamMinStagesPerCta
+// stages, only where the launcher asks (the 256-row tiles, K = 6144..12288).
+TEST(StreamSchedule, ThinLastWaveIsStreamK) {
+  // 8192 x 8192^2 in 256 x 128 tiles: 2048 tiles, 15 waves and 68 tiles (52%).
+  const StreamSchedule thin = StreamSchedule::make(32, 64, 128, 132, kPhaseMaxImbalance, true);
+  EXPECT_EQ(thin.dp_tiles, 15 * 132);
+  EXPECT_EQ(thin.units, std::int64_t{68} * 128);
+  EXPECT_EQ(thin.ctas, 132);
+  EXPECT_EQ(thin.chunk, 1);
+  EXPECT_EQ(thin.max_range(), (68 * 128 + 131) / 132);
+  // Without the flag, or with a last wave of 116 (88%) or 4 tiles (512 stages on 132 CTAs),
+  // every tile whole.
+  EXPECT_EQ(StreamSchedule::make(32, 64, 128, 132).dp_tiles, 2048);
+  EXPECT_EQ(StreamSchedule::make(8, 64, 128, 132, kPhaseMaxImbalance, true).dp_tiles, 512);
+  EXPECT_EQ(StreamSchedule::make(64, 64, 128, 132, kPhaseMaxImbalance, true).dp_tiles, 4096);
+  // The launcher's condition.
+  EXPECT_TRUE(last_wave_stream_k_preferred(kWideTileRows, 8192));
+  EXPECT_TRUE(last_wave_stream_k_preferred(kWideTileRows, kLastWaveStreamKMinK));
+  EXPECT_TRUE(last_wave_stream_k_preferred(kWideTileRows, kLastWaveStreamKMaxK));
+  EXPECT_FALSE(last_wave_stream_k_preferred(kWideTileRows, 4096));
+  EXPECT_FALSE(last_wave_stream_k_preferred(kWideTileRows, 28672));
+  EXPECT_FALSE(last_wave_stream_k_preferred(kNarrowWideTileRows, 8192));
+  EXPECT_FALSE(last_wave_stream_k_preferred(128, 8192));
 }
 
 // Halves of a tile's K (64 tiles on 132 SMs: 128 CTAs) run interleaved: stages 0, 2, ... and

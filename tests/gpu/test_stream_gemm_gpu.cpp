@@ -582,6 +582,22 @@ GpuResult first_rows(const GpuResult& g, std::int64_t rows) {
   return s;
 }
 
+// The rows from r0 on of a swizzled-scale operand and of a GPU result (as first_rows).
+HostMxOperand rows_from(const HostMxOperand& op, std::int64_t r0) {
+  HostMxOperand s = op;
+  s.rows = op.rows - r0;
+  s.data.assign(op.data.begin() + r0 * op.data_stride, op.data.end());
+  s.logical_scales.assign(op.logical_scales.begin() + r0 * op.n_scale_cols(), op.logical_scales.end());
+  s.relayout(ScaleLayout::Swizzled128x4, 0, op.scale_pad);
+  return s;
+}
+GpuResult rows_from(const GpuResult& g, std::int64_t r0) {
+  GpuResult s = g;
+  s.out.rows = g.out.rows - r0;
+  s.out.bytes.erase(s.out.bytes.begin(), s.out.bytes.begin() + r0 * g.out.stride * dtype_size(g.out.dtype));
+  return s;
+}
+
 // Tiles dealt whole sum a tile's whole K in one CTA: 33 x 8 tiles of 256 activation rows x 128
 // weight rows (two waves on 132 SMs: the schedule deals them whole). K from 2048 to 28672, every
 // output type, operands of both signs and of one sign: chains of up to 8192 K (BF16 out) or 2048
@@ -663,6 +679,43 @@ TEST(GpuStreamGemm, WholeTilesOf128RowsAtLongKMatchReference) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
   expect_whole_tiles_match(100, 34000, 16384, 128, {DType::FP32, DType::BF16, DType::FP16});
+}
+
+// A thin last wave cut into stream-K ranges over every CTA (StreamSchedule::make's
+// last_wave_stream_k: the 256-row tiles, K near 8192): on 132 SMs, 37 x 8 tiles of 256 x 128,
+// two waves dealt whole and 32 tiles (the last activation tile, rows 9216..9399, among them)
+// in ranges of about 31 of their 128 stages, four CTAs a tile. Tails in M, N and K (a short last
+// scale block); BF16 out, and FP32, whose 256-row tiles promote every 2048 K into global memory,
+// partial tiles too. Against the reference on the last 64 rows; every row written, nothing
+// outside. Skips where the device's SM count leaves no such wave.
+TEST(GpuStreamGemm, ThinLastWaveInStreamKMatchesReference) {
+  MXGEMM_REQUIRE_GPU();
+  if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
+  constexpr std::int64_t m = 9400, n = 1000, k = 8176, rows = 64;
+  constexpr int tile_rows = sm90::kWideTileRows;
+  const sm90::StreamSchedule sched = sm90::StreamSchedule::make(
+      static_cast<int>((m + tile_rows - 1) / tile_rows), static_cast<int>((n + 127) / 128),
+      static_cast<int>(sm90::stream_k_stages(k, tile_rows, false)), device_sms(), sm90::kPhaseMaxImbalance,
+      sm90::last_wave_stream_k_preferred(tile_rows, k));
+  if (sched.dp_tiles == 0 || sched.dp_tiles == sched.tiles() || sched.stream_tiles() >= device_sms())
+    GTEST_SKIP() << "on " << device_sms() << " SMs the last wave of this shape is not thin";
+  for (int t = 0; t < sched.dp_tiles; ++t)
+    if (sched.coord(t).m == sched.tiles_m - 1) GTEST_SKIP() << "on " << device_sms() << " SMs the last rows are dealt whole";
+  std::mt19937 rng = fresh_rng();
+  const HostMxOperand a = long_k_operand(m, k, false, rng);
+  const HostMxOperand b = long_k_operand(n, k, false, rng);
+  const HostMxOperand a1 = rows_from(a, m - rows);
+  const HostOutput exact = run_reference(a1, b, DType::FP32, 1.0f);
+  const HostOutput abs_sum = run_reference(absolute(a1), absolute(b), DType::FP32, 1.0f);
+  for (DType out : {DType::BF16, DType::FP32}) {
+    const std::string what = shape_name(m, n, k) + " " + dtype_name(out) + ", last 64 rows";
+    const GpuResult g = run_gpu(a, b, out, 1.0f, 0, kStreaming);
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+    const CloseStats c = expect_close(rows_from(g, m - rows), out == DType::FP32 ? exact : run_reference(a1, b, out, 1.0f),
+                                      exact, abs_sum, k, what);
+    print_margin(what, c);
+  }
 }
 
 // More than 128 rows: activation tiles of 192 (up to 192 rows) or 256 rows (BF16 / FP32 out: promoted into global memory

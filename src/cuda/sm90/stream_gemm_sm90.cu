@@ -122,7 +122,8 @@ void launch_schedule(const StreamLaunch& l, const ConstMxOperand& b, const Prepa
   p.sched = kSplitK ? StreamSchedule::one_tile_per_cta(static_cast<int>(tiles_n), static_cast<int>(k_stages), split_ctas)
                     : StreamSchedule::make(static_cast<int>(tiles_m), static_cast<int>(tiles_n),
                                            static_cast<int>(k_stages), sms,
-                                           stream_max_imbalance(kCodes, f16_values, kMPad));
+                                           stream_max_imbalance(kCodes, f16_values, kMPad),
+                                           last_wave_stream_k_preferred(kMPad, p.k));
   // 33..64 MXFP8 rows (the permuted K order) where the split reduction would run on a weight of
   // fewer than kWideClusterMaxWeightElems: each tile's K split among a cluster of CTAs instead,
   // where the clusters fit (wide_cluster_ctas; docs/streaming-kernel.md, session 37); with

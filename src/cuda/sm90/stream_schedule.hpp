@@ -174,6 +174,27 @@ constexpr bool width_192_taken(detail::StreamWidth192 mode, std::int64_t m) {
   return mode == detail::StreamWidth192::Always || ceil_div(m, kNarrowWideTileRows) == ceil_div(m, kWideTileRows);
 }
 
+// The last, partial wave of whole tiles cut into stream-K ranges over all the CTAs. 2^k tiles on
+// 132 SMs leave it 3-94% full, and dealt whole (the 90% rule in StreamSchedule::make) every CTA
+// of it runs a tile more than the rest: 13 of the large suite's 16 shapes ran 3.1% over an even
+// split (trace build, H100, session 66). Cut into ranges, the CTAs stand at unrelated K offsets
+// and read their own activation lines, so this pays only where the wave is thin and a tile's K
+// moderate. H100, same run, two rounds (bench/results/s66/call2, weight-only, 256-row tiles):
+// faster where the wave is at most 58% full at K = 8192 (8192 x 8192^2 1533 / 1538 -> 1458 /
+// 1452 us, 2048 / 4096 x 28672 x 8192 1397 / 1383 -> 1272 / 1285, 2664 / 2665 -> 2525 / 2527;
+// MXFP8 the same shapes 4-7%; 8192 x 28672 x 8192, 30% full, level), slower where it is 76-88%
+// full (2048 x 8192^2 372 -> 434, 4096 x 8192^2 740 -> 821) and at K = 28672 (8192 x 8192 x
+// 28672, 52% full, 5009 -> 5194) and level or slower at K = 4096 (16384 x 4096^2, 52%, 784 ->
+// 795). So: the 256-row tiles, K from kLastWaveStreamKMinK to kLastWaveStreamKMaxK (only 8192
+// measured inside: the bounds lie halfway, in log2, to the slower 4096 and well short of 28672),
+// a last wave at most kLastWaveStreamKMaxFill full, and at least kStreamMinStagesPerCta stages
+// for every CTA.
+constexpr double kLastWaveStreamKMaxFill = 0.6;
+constexpr std::int64_t kLastWaveStreamKMinK = 6144, kLastWaveStreamKMaxK = 12288;
+constexpr bool last_wave_stream_k_preferred(int m_pad, std::int64_t k) {
+  return m_pad == kWideTileRows && k >= kLastWaveStreamKMinK && k <= kLastWaveStreamKMaxK;
+}
+
 // The rows of an MXFP8 activation's pre-pass copy in the workspace (its tensor map's rows) for
 // a launch of m rows in tiles of m_pad: whole tiles where the last tile holds at most half a
 // tile of rows, so that its TMA boxes stay within the tensor (TMA fills the rows of a box past
@@ -372,8 +393,10 @@ struct StreamSchedule {
   MXGEMM_HOST_DEVICE int split_rank(int cta) const { return cta - split_tile(cta) * k_split; }
 
   // One CTA per SM, fewer when the work is short. max_imbalance: set_phase_chunk's limit.
+  // last_wave_stream_k: the tile form and K where a thin last wave runs as stream-K
+  // (last_wave_stream_k_preferred).
   static StreamSchedule make(int tiles_m, int tiles_n, int k_stages, int sms,
-                             double max_imbalance = kPhaseMaxImbalance) {
+                             double max_imbalance = kPhaseMaxImbalance, bool last_wave_stream_k = false) {
     StreamSchedule s{tiles_m, tiles_n, k_stages, 0, 0, 1, false, 1, 0};
     const int tiles = tiles_m * tiles_n;
     if (tiles >= 2 * sms) {
@@ -386,6 +409,17 @@ struct StreamSchedule {
       s.dp_tiles = static_cast<std::int64_t>(tiles) * 10 >= static_cast<std::int64_t>(waves) * sms * 9
                        ? tiles
                        : (tiles / sms - 1) * sms;
+      // A thin last wave in stream-K ranges over every CTA (kLastWaveStreamKMaxFill); plain
+      // ranges, not set_phase_chunk's whole chunks, which would put it back on fewer CTAs.
+      const int last = tiles % sms;
+      if (last_wave_stream_k && s.dp_tiles == tiles && last > 0 && last <= kLastWaveStreamKMaxFill * sms &&
+          static_cast<std::int64_t>(last) * k_stages >= static_cast<std::int64_t>(kStreamMinStagesPerCta) * sms) {
+        s.dp_tiles = tiles - last;
+        s.units = static_cast<std::int64_t>(last) * k_stages;
+        s.chunks = s.units;
+        s.ctas = sms;
+        return s;
+      }
     }
     s.units = static_cast<std::int64_t>(tiles - s.dp_tiles) * k_stages;
     s.chunks = s.units;
