@@ -174,10 +174,10 @@ constexpr bool width_192_taken(detail::StreamWidth192 mode, std::int64_t m) {
   return mode == detail::StreamWidth192::Always || ceil_div(m, kNarrowWideTileRows) == ceil_div(m, kWideTileRows);
 }
 
-// The last, partial wave of whole tiles cut into stream-K ranges over all the CTAs. 2^k tiles on
-// 132 SMs leave it 3-94% full, and dealt whole (the 90% rule in StreamSchedule::make) every CTA
-// of it runs a tile more than the rest: 13 of the large suite's 16 shapes ran 3.1% over an even
-// split (trace build, H100, session 66). Cut into ranges, the CTAs stand at unrelated K offsets
+// The last, partial wave of whole tiles cut into stream-K ranges over all the CTAs. 2^k or
+// 7 x 2^k tiles on 132 SMs leave it 3-94% full, and dealt whole (the 90% rule in
+// StreamSchedule::make) every CTA of it runs a tile more than the rest: 14 of the large suite's
+// 16 shapes ran 3.1% over an even split (trace build, H100, session 66). Cut into ranges, the CTAs stand at unrelated K offsets
 // and read their own activation lines, so this pays only where the wave is thin and a tile's K
 // moderate. H100, same run, two rounds (bench/results/s66/call2, weight-only, 256-row tiles):
 // faster where the wave is at most 58% full at K = 8192 (8192 x 8192^2 1533 / 1538 -> 1458 /
