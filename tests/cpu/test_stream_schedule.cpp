@@ -77,6 +77,9 @@ void check_walk(int tiles_m, int tiles_n, int k_stages, int sms, bool interleave
       EXPECT_EQ(s.dp_tiles, tiles - last);
       EXPECT_EQ(s.ctas, sms);
       EXPECT_EQ(s.chunk, 1);
+      // No CTA's range is empty: a tile's first_cta..last_cta must all arrive on its counter
+      // (session 66's spike left CTAs without a range, and no CTA stored those tiles).
+      for (int c = 0; c < s.ctas; ++c) EXPECT_GE(s.begin(c + 1) - s.begin(c), kStreamMinStagesPerCta) << "CTA " << c;
     } else if (tiles * 10 >= waves * sms * 9) {
       EXPECT_EQ(s.dp_tiles, tiles);
     } else {
