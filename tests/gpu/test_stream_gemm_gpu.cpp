@@ -565,37 +565,27 @@ TEST(GpuStreamGemm, LargeMInTilesMatchesReference) {
   }
 }
 
-// The first `rows` rows of a swizzled-scale operand (its scales re-stored for those rows), and
+// Rows [r0, r0 + rows) of a swizzled-scale operand (its scales re-stored for those rows), and
 // of a GPU result: for a reference of part of a large GEMM.
-HostMxOperand first_rows(const HostMxOperand& op, std::int64_t rows) {
+HostMxOperand row_range(const HostMxOperand& op, std::int64_t r0, std::int64_t rows) {
   HostMxOperand s = op;
   s.rows = rows;
-  s.data.resize(static_cast<size_t>(rows * op.data_stride));
-  s.logical_scales.resize(static_cast<size_t>(rows * op.n_scale_cols()));
+  s.data.assign(op.data.begin() + r0 * op.data_stride, op.data.begin() + (r0 + rows) * op.data_stride);
+  s.logical_scales.assign(op.logical_scales.begin() + r0 * op.n_scale_cols(),
+                          op.logical_scales.begin() + (r0 + rows) * op.n_scale_cols());
   s.relayout(ScaleLayout::Swizzled128x4, 0, op.scale_pad);
   return s;
 }
-GpuResult first_rows(const GpuResult& g, std::int64_t rows) {
+GpuResult row_range(const GpuResult& g, std::int64_t r0, std::int64_t rows) {
   GpuResult s = g;
+  const std::int64_t row_bytes = g.out.stride * dtype_size(g.out.dtype);
   s.out.rows = rows;
-  s.out.bytes.resize(static_cast<size_t>(rows * g.out.stride * dtype_size(g.out.dtype)));
+  s.out.bytes.assign(g.out.bytes.begin() + r0 * row_bytes, g.out.bytes.begin() + (r0 + rows) * row_bytes);
   return s;
 }
-
-// The rows from r0 on of a swizzled-scale operand and of a GPU result (as first_rows).
-HostMxOperand rows_from(const HostMxOperand& op, std::int64_t r0) {
-  HostMxOperand s = op;
-  s.rows = op.rows - r0;
-  s.data.assign(op.data.begin() + r0 * op.data_stride, op.data.end());
-  s.logical_scales.assign(op.logical_scales.begin() + r0 * op.n_scale_cols(), op.logical_scales.end());
-  s.relayout(ScaleLayout::Swizzled128x4, 0, op.scale_pad);
-  return s;
-}
-GpuResult rows_from(const GpuResult& g, std::int64_t r0) {
-  GpuResult s = g;
-  s.out.rows = g.out.rows - r0;
-  s.out.bytes.erase(s.out.bytes.begin(), s.out.bytes.begin() + r0 * g.out.stride * dtype_size(g.out.dtype));
-  return s;
+template <typename T>
+T first_rows(const T& x, std::int64_t rows) {
+  return row_range(x, 0, rows);
 }
 
 // Tiles dealt whole sum a tile's whole K in one CTA: 33 x 8 tiles of 256 activation rows x 128
@@ -704,7 +694,7 @@ TEST(GpuStreamGemm, ThinLastWaveInStreamKMatchesReference) {
   std::mt19937 rng = fresh_rng();
   const HostMxOperand a = long_k_operand(m, k, false, rng);
   const HostMxOperand b = long_k_operand(n, k, false, rng);
-  const HostMxOperand a1 = rows_from(a, m - rows);
+  const HostMxOperand a1 = row_range(a, m - rows, rows);
   const HostOutput exact = run_reference(a1, b, DType::FP32, 1.0f);
   const HostOutput abs_sum = run_reference(absolute(a1), absolute(b), DType::FP32, 1.0f);
   for (DType out : {DType::BF16, DType::FP32}) {
@@ -712,7 +702,7 @@ TEST(GpuStreamGemm, ThinLastWaveInStreamKMatchesReference) {
     const GpuResult g = run_gpu(a, b, out, 1.0f, 0, kStreaming);
     EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
     EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
-    const CloseStats c = expect_close(rows_from(g, m - rows), out == DType::FP32 ? exact : run_reference(a1, b, out, 1.0f),
+    const CloseStats c = expect_close(row_range(g, m - rows, rows), out == DType::FP32 ? exact : run_reference(a1, b, out, 1.0f),
                                       exact, abs_sum, k, what);
     print_margin(what, c);
   }

@@ -177,9 +177,9 @@ constexpr bool width_192_taken(detail::StreamWidth192 mode, std::int64_t m) {
 // The last, partial wave of whole tiles cut into stream-K ranges over all the CTAs. 2^k or
 // 7 x 2^k tiles on 132 SMs leave it 3-94% full, and dealt whole (the 90% rule in
 // StreamSchedule::make) every CTA of it runs a tile more than the rest: 14 of the large suite's
-// 16 shapes ran 3.1% over an even split (trace build, H100, session 66). Cut into ranges, the CTAs stand at unrelated K offsets
-// and read their own activation lines, so this pays only where the wave is thin and a tile's K
-// moderate. H100, same run, two rounds (bench/results/s66/call2, weight-only, 256-row tiles):
+// 16 shapes ran 3.1% over an even split (trace build, H100, session 66). Cut into ranges, the
+// CTAs stand at unrelated K offsets and read their own activation lines, so this pays only where
+// the wave is thin and a tile's K moderate. H100, same run, two rounds (bench/results/s66/call2, weight-only, 256-row tiles):
 // faster where the wave is at most 58% full at K = 8192 (8192 x 8192^2 1533 / 1538 -> 1458 /
 // 1452 us, 2048 / 4096 x 28672 x 8192 1397 / 1383 -> 1272 / 1285, 2664 / 2665 -> 2525 / 2527;
 // MXFP8 the same shapes 4-7%; 8192 x 28672 x 8192, 30% full, level), slower where it is 76-88%
@@ -399,6 +399,7 @@ struct StreamSchedule {
                              double max_imbalance = kPhaseMaxImbalance, bool last_wave_stream_k = false) {
     StreamSchedule s{tiles_m, tiles_n, k_stages, 0, 0, 1, false, 1, 0};
     const int tiles = tiles_m * tiles_n;
+    bool thin_last_wave = false;
     if (tiles >= 2 * sms) {
       const int waves = (tiles + sms - 1) / sms;
       // All tiles whole when the last wave is at least 90% full. Stream-K's CTAs run
@@ -409,17 +410,12 @@ struct StreamSchedule {
       s.dp_tiles = static_cast<std::int64_t>(tiles) * 10 >= static_cast<std::int64_t>(waves) * sms * 9
                        ? tiles
                        : (tiles / sms - 1) * sms;
-      // A thin last wave in stream-K ranges over every CTA (kLastWaveStreamKMaxFill); plain
-      // ranges, not set_phase_chunk's whole chunks, which would put it back on fewer CTAs.
+      // A thin last wave in stream-K ranges over every CTA (kLastWaveStreamKMaxFill; its stages
+      // give each at least kStreamMinStagesPerCta, so ctas_for below takes every SM).
       const int last = tiles % sms;
-      if (last_wave_stream_k && s.dp_tiles == tiles && last > 0 && last <= kLastWaveStreamKMaxFill * sms &&
-          static_cast<std::int64_t>(last) * k_stages >= static_cast<std::int64_t>(kStreamMinStagesPerCta) * sms) {
-        s.dp_tiles = tiles - last;
-        s.units = static_cast<std::int64_t>(last) * k_stages;
-        s.chunks = s.units;
-        s.ctas = sms;
-        return s;
-      }
+      thin_last_wave = last_wave_stream_k && s.dp_tiles == tiles && last > 0 && last <= kLastWaveStreamKMaxFill * sms &&
+                       static_cast<std::int64_t>(last) * k_stages >= static_cast<std::int64_t>(kStreamMinStagesPerCta) * sms;
+      if (thin_last_wave) s.dp_tiles = tiles - last;
     }
     s.units = static_cast<std::int64_t>(tiles - s.dp_tiles) * k_stages;
     s.chunks = s.units;
@@ -450,7 +446,9 @@ struct StreamSchedule {
       }
       return s;
     }
-    s.set_phase_chunk(sms, max_imbalance);
+    // (A thin last wave keeps plain ranges: set_phase_chunk's whole tiles would put it back on
+    // fewer CTAs.)
+    if (!thin_last_wave) s.set_phase_chunk(sms, max_imbalance);
     return s;
   }
 
