@@ -1,8 +1,8 @@
 #!/bin/bash
 # Session 66, for the next device session (not run): call 4 (the new GPU test, then main against
 # 6000902 on the shapes whose schedule changed), then the suites that settle issue #7's large-M
-# bar on the committed build (.device/s66/new_bench.xz, 6000902's build; HEAD's library differs
-# only in comments): weight-only large twice, MXFP8 large, the mid suites. Each writes under
+# bar on the committed build (.device/s66/new_bench.xz, rebuilt at 747b0e5: 6000902's schedule
+# after review, the same behaviour): weight-only large twice, MXFP8 large, the mid suites. Each writes under
 # $OUT/call4 or $OUT/retime. Carry [".device/s66/exp_bench.xz", ".device/s66/new_bench.xz",
 # ".device/s66/new_gpu_tests.xz"].
 set -u
