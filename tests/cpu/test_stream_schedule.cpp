@@ -173,6 +173,22 @@ TEST(StreamSchedule, ThinLastWaveIsStreamK) {
   EXPECT_FALSE(last_wave_stream_k_preferred(128, 8192));
 }
 
+// The shape of GpuStreamGemm.ThinLastWaveInStreamKMatchesReference (10200 x 1900 x 8176) on 132
+// SMs: a thin last wave whose stream-K tiles hold the last activation tile, so that the GPU test
+// runs rather than skips. (Its first shape, 9400 x 1000: three waves under 90% full, the usual
+// stream-K of the last two; the GPU test skipped, session 67.)
+TEST(StreamSchedule, ThinLastWaveOfTheGpuTestsShape) {
+  const int k_stages = static_cast<int>(stream_k_stages(8176, kWideTileRows, false));
+  const bool preferred = last_wave_stream_k_preferred(kWideTileRows, 8176);
+  const StreamSchedule s = StreamSchedule::make(ceil_div(10200, kWideTileRows), ceil_div(1900, 128), k_stages, 132,
+                                                kPhaseMaxImbalance, preferred);
+  EXPECT_EQ(s.tiles(), 600);
+  EXPECT_EQ(s.dp_tiles, 4 * 132);
+  EXPECT_EQ(s.ctas, 132);
+  for (int t = 0; t < s.dp_tiles; ++t) EXPECT_NE(s.coord(t).m, s.tiles_m - 1) << "tile " << t;
+  EXPECT_EQ(StreamSchedule::make(37, 8, k_stages, 132, kPhaseMaxImbalance, preferred).dp_tiles, 132);
+}
+
 // Halves of a tile's K (64 tiles on 132 SMs: 128 CTAs) run interleaved: stages 0, 2, ... and
 // 1, 3, ...; other schedules are unchanged by interleave_halves().
 TEST(StreamSchedule, HalvesInterleaveTheirStages) {

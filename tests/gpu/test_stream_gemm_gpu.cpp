@@ -672,16 +672,18 @@ TEST(GpuStreamGemm, WholeTilesOf128RowsAtLongKMatchReference) {
 }
 
 // A thin last wave cut into stream-K ranges over every CTA (StreamSchedule::make's
-// last_wave_stream_k: the 256-row tiles, K near 8192): on 132 SMs, 37 x 8 tiles of 256 x 128,
-// two waves dealt whole and 32 tiles (the last activation tile, rows 9216..9399, among them)
-// in ranges of about 31 of their 128 stages, four CTAs a tile. Tails in M, N and K (a short last
+// last_wave_stream_k: the 256-row tiles, K near 8192): on 132 SMs, 40 x 15 tiles of 256 x 128,
+// four waves dealt whole and 72 tiles (55%; the last activation tile, rows 9984..10199, among
+// them) in ranges of about 70 of their 128 stages. (Fewer waves never qualify: a last wave at
+// most 60% full leaves the waves under 90% full below five, and make() then runs the usual
+// stream-K; StreamSchedule.ThinLastWaveOfTheGpuTestsShape checks this shape.) Tails in M, N and K (a short last
 // scale block); BF16 out, and FP32, whose 256-row tiles promote every 2048 K into global memory,
 // partial tiles too. Against the reference on the last 64 rows; every row written, nothing
 // outside. Skips where the device's SM count leaves no such wave.
 TEST(GpuStreamGemm, ThinLastWaveInStreamKMatchesReference) {
   MXGEMM_REQUIRE_GPU();
   if (!on_hopper()) GTEST_SKIP() << "the streaming kernel is the sm_90 path's";
-  constexpr std::int64_t m = 9400, n = 1000, k = 8176, rows = 64;
+  constexpr std::int64_t m = 10200, n = 1900, k = 8176, rows = 64;
   constexpr int tile_rows = sm90::kWideTileRows;
   const sm90::StreamSchedule sched = sm90::StreamSchedule::make(
       static_cast<int>((m + tile_rows - 1) / tile_rows), static_cast<int>((n + 127) / 128),
