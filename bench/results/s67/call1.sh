@@ -38,4 +38,4 @@ grep -E "FAILED" logs/tests_all.log | head -10
 cat logs/summary.txt
 rm -rf logs
 cd - > /dev/null
-OUT=$OUT/trace BUDGET=$((560 - SECONDS)) bash bench/results/s66/call3.sh
+OUT=$OUT/trace BUDGET=$((480 - SECONDS)) bash bench/results/s66/call3.sh
