@@ -149,7 +149,7 @@ TEST(StreamSchedule, ThinLastWaveCoversEveryTileOnce) {
 }
 
 // Which last waves run as stream-K: at most 60% full, every CTA at least kStreamMinStagesPerCta
-// stages, only where the launcher asks (the 256-row tiles, K = 6144..12288).
+// stages, only where the launcher asks (the 256-row tiles, K = 7168..12288).
 TEST(StreamSchedule, ThinLastWaveIsStreamK) {
   // 8192 x 8192^2 in 256 x 128 tiles: 2048 tiles, 15 waves and 68 tiles (52%).
   const StreamSchedule thin = StreamSchedule::make(32, 64, 128, 132, kPhaseMaxImbalance, true);
@@ -168,6 +168,7 @@ TEST(StreamSchedule, ThinLastWaveIsStreamK) {
   EXPECT_TRUE(last_wave_stream_k_preferred(kWideTileRows, kLastWaveStreamKMinK));
   EXPECT_TRUE(last_wave_stream_k_preferred(kWideTileRows, kLastWaveStreamKMaxK));
   EXPECT_FALSE(last_wave_stream_k_preferred(kWideTileRows, 4096));
+  EXPECT_FALSE(last_wave_stream_k_preferred(kWideTileRows, 6144));
   EXPECT_FALSE(last_wave_stream_k_preferred(kWideTileRows, 28672));
   EXPECT_FALSE(last_wave_stream_k_preferred(kNarrowWideTileRows, 8192));
   EXPECT_FALSE(last_wave_stream_k_preferred(128, 8192));

@@ -185,12 +185,15 @@ constexpr bool width_192_taken(detail::StreamWidth192 mode, std::int64_t m) {
 // MXFP8 the same shapes 4-7%; 8192 x 28672 x 8192, 30% full, level), slower where it is 76-88%
 // full (2048 x 8192^2 372 -> 434, 4096 x 8192^2 740 -> 821) and at K = 28672 (8192 x 8192 x
 // 28672, 52% full, 5009 -> 5194) and level or slower at K = 4096 (16384 x 4096^2, 52%, 784 ->
-// 795). So: the 256-row tiles, K from kLastWaveStreamKMinK to kLastWaveStreamKMaxK (only 8192
-// measured inside: the bounds lie halfway, in log2, to the slower 4096 and well short of 28672),
-// a last wave at most kLastWaveStreamKMaxFill full, and at least kStreamMinStagesPerCta stages
-// for every CTA.
+// 795). Session 67 (H100, the same binary, bench/results/s67 calls 1-2) timed the window's
+// edges on the four thin shapes (2048 / 4096 / 8192 x 28672, 8192 x 8192), weight-only: at
+// K = 6144 level over three rounds (0 to 3% slower in the first; MXFP8 level), at 12288 level
+// to 2.4% faster, at 16384 from 1.7% slower to 2.3% faster; K = 8192 again 1-7% faster. So: the
+// 256-row tiles, K from kLastWaveStreamKMinK (halfway between the level 6144 and 8192) to
+// kLastWaveStreamKMaxK, a last wave at most kLastWaveStreamKMaxFill full, and at least
+// kStreamMinStagesPerCta stages for every CTA.
 constexpr double kLastWaveStreamKMaxFill = 0.6;
-constexpr std::int64_t kLastWaveStreamKMinK = 6144, kLastWaveStreamKMaxK = 12288;
+constexpr std::int64_t kLastWaveStreamKMinK = 7168, kLastWaveStreamKMaxK = 12288;
 constexpr bool last_wave_stream_k_preferred(int m_pad, std::int64_t k) {
   return m_pad == kWideTileRows && k >= kLastWaveStreamKMinK && k <= kLastWaveStreamKMaxK;
 }
