@@ -1,0 +1,231 @@
+// How fast the two CTAs of a cluster swap partial sums through distributed shared memory: the
+// paired-halves epilogue (stream_gemm_kernel.cuh, pair_exchange) moves 32 KB each way at 128
+// activation rows and 64 KB at 256, and session 56's trace timed that at 1.8 and 2.9-3.0 us. Is
+// that the SM-to-SM network's rate, or the way the kernel reads?
+//
+// 132 CTAs in clusters of 2, 256 threads (the two math warpgroups), one CTA an SM. Each round:
+// every thread writes its share of BYTES to its own shared memory, a cluster barrier, then the
+// exchange, then a second cluster barrier; a CTA's clock64 from the first barrier's end to the
+// second's is the round's time (what the trace's pair_done - pair_sync measured). Modes:
+//   pull     each CTA reads the partner's bytes with ld.shared::cluster.v4 and adds them (main's way)
+//   pull1    only rank 0 reads (the network one way)
+//   push     each CTA writes into the partner with st.shared::cluster.v4 before the barrier,
+//            then reads its own shared memory (session 56's dropped variant, alone)
+//   bulk     one thread a CTA copies the bytes into the partner with cp.async.bulk
+//            (shared::cta -> shared::cluster, the partner's mbarrier counts the bytes), in
+//            kChunks pieces from kChunks threads; the receivers wait on the mbarrier and read
+//            their own shared memory
+//   local    each CTA reads its own bytes (the floor: no network)
+// Every received value is checked against what the partner wrote (mismatches are printed).
+// Build: nvcc -std=c++17 -O3 -arch=sm_90a -o dsmem_exchange bench/spike/dsmem_exchange.cu
+// Run:   ./dsmem_exchange            (prints cycles a round and bytes a cycle received a CTA)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(x)                                                                                     \
+  do {                                                                                               \
+    const cudaError_t e_ = (x);                                                                      \
+    if (e_ != cudaSuccess) {                                                                         \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));        \
+      std::exit(1);                                                                                  \
+    }                                                                                                \
+  } while (0)
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kRounds = 64;
+constexpr int kChunks = 8;
+enum Mode { kPull, kPull1, kPush, kBulk, kLocal };
+const char* const kModeNames[] = {"pull", "pull1", "push", "bulk", "local"};
+
+__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ std::uint32_t cta_rank() {
+  std::uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ std::uint32_t remote(std::uint32_t local, std::uint32_t cta) {
+  std::uint32_t r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(local), "r"(cta));
+  return r;
+}
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+__device__ __forceinline__ float4 ld_cluster(std::uint32_t a) {
+  float4 v;
+  asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(a) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_cluster(std::uint32_t a, float4 v) {
+  asm volatile("st.shared::cluster.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(a), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+__device__ __forceinline__ float value(int cluster, int rank, int i, int round) {
+  return static_cast<float>((cluster * 7 + rank * 3 + i + round * 5) & 0xFFFF);
+}
+
+// BYTES a direction; each thread moves kVec float4s.
+template <int kMode, int kBytes>
+__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
+    exchange(long long* cycles, unsigned* mismatches, float* sink) {
+  constexpr int kVec = kBytes / 16 / kThreads;
+  static_assert(kVec * 16 * kThreads == kBytes, "whole float4s a thread");
+  extern __shared__ __align__(1024) unsigned char smem[];
+  float4* send = reinterpret_cast<float4*>(smem);                 // what the partner reads (pull)
+  float4* recv = reinterpret_cast<float4*>(smem + kBytes);        // what the partner writes (push, bulk)
+  __shared__ __align__(8) std::uint64_t bar;
+  const int tid = threadIdx.x;
+  const std::uint32_t rank = cta_rank();
+  const std::uint32_t peer = rank ^ 1u;
+  const int cluster = blockIdx.x / 2;
+  if (tid == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&bar)));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  cluster_sync();
+  long long total = 0;
+  unsigned bad = 0;
+  float acc = 0.0f;
+  for (int round = 0; round < kRounds; ++round) {
+    float4 mine[kVec];
+#pragma unroll
+    for (int v = 0; v < kVec; ++v) {
+      const int i = v * kThreads + tid;
+      mine[v] = make_float4(value(cluster, rank, i, round), 1.0f, 2.0f, 3.0f);
+    }
+    if constexpr (kMode == kPush) {
+      const std::uint32_t dst = remote(smem_addr(recv), peer);
+#pragma unroll
+      for (int v = 0; v < kVec; ++v) st_cluster(dst + (v * kThreads + tid) * 16, mine[v]);
+    } else {
+#pragma unroll
+      for (int v = 0; v < kVec; ++v) send[v * kThreads + tid] = mine[v];
+    }
+    if constexpr (kMode == kBulk) {
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      if (tid == 0)
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(&bar)), "r"(kBytes) : "memory");
+    }
+    cluster_sync();
+    const long long t0 = clock64();
+    float4 got[kVec];
+    if constexpr (kMode == kPull || kMode == kPull1) {
+      if (kMode == kPull || rank == 0) {
+        const std::uint32_t src = remote(smem_addr(send), peer);
+#pragma unroll
+        for (int v = 0; v < kVec; ++v) got[v] = ld_cluster(src + (v * kThreads + tid) * 16);
+      } else {
+#pragma unroll
+        for (int v = 0; v < kVec; ++v) got[v] = make_float4(value(cluster, peer, v * kThreads + tid, round), 1.0f, 2.0f, 3.0f);
+      }
+    } else if constexpr (kMode == kBulk) {
+      if (tid < kChunks) {
+        constexpr int kChunkBytes = kBytes / kChunks;
+        const std::uint32_t dst = remote(smem_addr(recv), peer) + tid * kChunkBytes;
+        const std::uint32_t mbar = remote(smem_addr(&bar), peer);
+        asm volatile(
+            "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+            "r"(smem_addr(send) + tid * kChunkBytes), "r"(kChunkBytes), "r"(mbar)
+            : "memory");
+      }
+      const std::uint32_t parity = round & 1;
+      std::uint32_t done = 0;
+      while (!done)
+        asm volatile(
+            "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+            : "=r"(done)
+            : "r"(smem_addr(&bar)), "r"(parity)
+            : "memory");
+#pragma unroll
+      for (int v = 0; v < kVec; ++v) got[v] = recv[v * kThreads + tid];
+    } else if constexpr (kMode == kPush) {
+#pragma unroll
+      for (int v = 0; v < kVec; ++v) got[v] = recv[v * kThreads + tid];
+    } else {
+#pragma unroll
+      for (int v = 0; v < kVec; ++v) got[v] = send[v * kThreads + tid];
+    }
+#pragma unroll
+    for (int v = 0; v < kVec; ++v) {
+      const int i = v * kThreads + tid;
+      const float want = kMode == kLocal ? value(cluster, rank, i, round) : value(cluster, peer, i, round);
+      bad += got[v].x != want || got[v].y != 1.0f || got[v].w != 3.0f;
+      acc += got[v].x + got[v].z + mine[v].x;
+    }
+    cluster_sync();
+    total += clock64() - t0;
+  }
+  if (tid == 0) cycles[blockIdx.x] = total / kRounds;
+  atomicAdd(mismatches, bad);
+  if (acc == -1.0f) sink[0] = acc;  // keeps the sums alive
+}
+
+template <int kMode, int kBytes>
+void run(int ctas) {
+  auto kernel = exchange<kMode, kBytes>;
+  const int smem = 2 * kBytes;
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  long long* cycles;
+  unsigned* mismatches;
+  float* sink;
+  CHECK(cudaMalloc(&cycles, ctas * sizeof(long long)));
+  CHECK(cudaMalloc(&mismatches, sizeof(unsigned)));
+  CHECK(cudaMalloc(&sink, sizeof(float)));
+  std::vector<long long> best(ctas, 0);
+  double best_median = 1e30;
+  for (int rep = 0; rep < 5; ++rep) {
+    CHECK(cudaMemset(mismatches, 0, sizeof(unsigned)));
+    kernel<<<ctas, kThreads, smem>>>(cycles, mismatches, sink);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    std::vector<long long> c(ctas);
+    unsigned bad = 0;
+    CHECK(cudaMemcpy(c.data(), cycles, ctas * sizeof(long long), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(&bad, mismatches, sizeof(unsigned), cudaMemcpyDeviceToHost));
+    if (bad != 0) std::printf("  %s %d KB: %u mismatches\n", kModeNames[kMode], kBytes / 1024, bad);
+    std::sort(c.begin(), c.end());
+    if (c[ctas / 2] < best_median) {
+      best_median = static_cast<double>(c[ctas / 2]);
+      best = c;
+    }
+  }
+  const double received = kMode == kPull1 ? kBytes / 2.0 : kBytes;  // a CTA's mean (pull1: rank 0 only)
+  std::printf("%-6s %3d KB a direction: cycles a round min %6lld median %6.0f max %6lld; %.1f bytes a cycle received a CTA\n",
+              kModeNames[kMode], kBytes / 1024, best.front(), best_median, best.back(), received / best_median);
+  CHECK(cudaFree(cycles));
+  CHECK(cudaFree(mismatches));
+  CHECK(cudaFree(sink));
+}
+
+template <int kBytes>
+void run_all(int ctas) {
+  run<kLocal, kBytes>(ctas);
+  run<kPull, kBytes>(ctas);
+  run<kPull1, kBytes>(ctas);
+  run<kPush, kBytes>(ctas);
+  run<kBulk, kBytes>(ctas);
+}
+
+}  // namespace
+
+int main() {
+  int sms = 0, clock_khz = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  const int ctas = sms / 2 * 2;
+  std::printf("%s, %d SMs, %d CTAs in clusters of 2, %d threads, %d rounds (clock rate attribute %d MHz)\n", prop.name,
+              sms, ctas, kThreads, kRounds, clock_khz / 1000);
+  run_all<32 * 1024>(ctas);
+  run_all<64 * 1024>(ctas);
+  return 0;
+}
