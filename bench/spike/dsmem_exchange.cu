@@ -4,9 +4,10 @@
 // that the SM-to-SM network's rate, or the way the kernel reads?
 //
 // 132 CTAs in clusters of 2, 256 threads (the two math warpgroups), one CTA an SM. Each round:
-// every thread writes its share of BYTES to its own shared memory, a cluster barrier, then the
-// exchange, then a second cluster barrier; a CTA's clock64 from the first barrier's end to the
-// second's is the round's time (what the trace's pair_done - pair_sync measured). Modes:
+// every thread writes its share of BYTES to its own shared memory (push: into the partner's), a
+// cluster barrier, then the exchange, then a second cluster barrier; a CTA's clock64 from the
+// round's start (the last round's second barrier) to its second barrier is the round's time
+// (the trace's pair_done, less the wait for the partner's mainloop). Modes:
 //   pull     each CTA reads the partner's bytes with ld.shared::cluster.v4 and adds them (main's way)
 //   pull1    only rank 0 reads (the network one way)
 //   push     each CTA writes into the partner with st.shared::cluster.v4 before the barrier,
@@ -16,6 +17,7 @@
 //            kChunks pieces from kChunks threads; the receivers wait on the mbarrier and read
 //            their own shared memory
 //   local    each CTA reads its own bytes (the floor: no network)
+//   sync     the two barriers alone (no bytes written or read)
 // Every received value is checked against what the partner wrote (mismatches are printed).
 // Build: nvcc -std=c++17 -O3 -arch=sm_90a -o dsmem_exchange bench/spike/dsmem_exchange.cu
 // Run:   ./dsmem_exchange            (prints cycles a round and bytes a cycle received a CTA)
@@ -41,8 +43,8 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kRounds = 64;
 constexpr int kChunks = 8;
-enum Mode { kPull, kPull1, kPush, kBulk, kLocal };
-const char* const kModeNames[] = {"pull", "pull1", "push", "bulk", "local"};
+enum Mode { kPull, kPull1, kPush, kBulk, kLocal, kSync };
+const char* const kModeNames[] = {"pull", "pull1", "push", "bulk", "local", "sync"};
 
 __device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
@@ -95,6 +97,7 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
   unsigned bad = 0;
   float acc = 0.0f;
   for (int round = 0; round < kRounds; ++round) {
+    const long long t0 = clock64();  // after the last round's second barrier: the writes count too
     float4 mine[kVec];
 #pragma unroll
     for (int v = 0; v < kVec; ++v) {
@@ -105,7 +108,7 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
       const std::uint32_t dst = remote(smem_addr(recv), peer);
 #pragma unroll
       for (int v = 0; v < kVec; ++v) st_cluster(dst + (v * kThreads + tid) * 16, mine[v]);
-    } else {
+    } else if constexpr (kMode != kSync) {
 #pragma unroll
       for (int v = 0; v < kVec; ++v) send[v * kThreads + tid] = mine[v];
     }
@@ -115,7 +118,6 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(&bar)), "r"(kBytes) : "memory");
     }
     cluster_sync();
-    const long long t0 = clock64();
     float4 got[kVec];
     if constexpr (kMode == kPull || kMode == kPull1) {
       if (kMode == kPull || rank == 0) {
@@ -149,6 +151,9 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
     } else if constexpr (kMode == kPush) {
 #pragma unroll
       for (int v = 0; v < kVec; ++v) got[v] = recv[v * kThreads + tid];
+    } else if constexpr (kMode == kSync) {
+#pragma unroll
+      for (int v = 0; v < kVec; ++v) got[v] = make_float4(value(cluster, peer, v * kThreads + tid, round), 1.0f, 2.0f, 3.0f);
     } else {
 #pragma unroll
       for (int v = 0; v < kVec; ++v) got[v] = send[v * kThreads + tid];
@@ -207,6 +212,7 @@ void run(int ctas) {
 
 template <int kBytes>
 void run_all(int ctas) {
+  run<kSync, kBytes>(ctas);
   run<kLocal, kBytes>(ctas);
   run<kPull, kBytes>(ctas);
   run<kPull1, kBytes>(ctas);
