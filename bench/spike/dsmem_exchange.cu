@@ -18,6 +18,9 @@
 //            their own shared memory
 //   local    each CTA reads its own bytes (the floor: no network)
 //   sync     the two barriers alone (no bytes written or read)
+//   global   through L2 instead: each CTA stores its bytes (st.global.cg), the barrier (release /
+//            acquire at cluster scope), and loads the partner's (ld.global.cg)
+//   split    half the float4s as pull, half as global, at once
 // Every received value is checked against what the partner wrote (mismatches are printed).
 // Build: nvcc -std=c++17 -O3 -arch=sm_90a -o dsmem_exchange bench/spike/dsmem_exchange.cu
 // Run:   ./dsmem_exchange            (prints cycles a round and bytes a cycle received a CTA)
@@ -43,8 +46,8 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kRounds = 64;
 constexpr int kChunks = 8;
-enum Mode { kPull, kPull1, kPush, kBulk, kLocal, kSync };
-const char* const kModeNames[] = {"pull", "pull1", "push", "bulk", "local", "sync"};
+enum Mode { kPull, kPull1, kPush, kBulk, kLocal, kSync, kGlobal, kSplit };
+const char* const kModeNames[] = {"pull", "pull1", "push", "bulk", "local", "sync", "global", "split"};
 
 __device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
@@ -77,7 +80,7 @@ __device__ __forceinline__ float value(int cluster, int rank, int i, int round) 
 // BYTES a direction; each thread moves kVec float4s.
 template <int kMode, int kBytes>
 __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
-    exchange(long long* cycles, unsigned* mismatches, float* sink) {
+    exchange(long long* cycles, unsigned* mismatches, float* sink, float4* global) {
   constexpr int kVec = kBytes / 16 / kThreads;
   static_assert(kVec * 16 * kThreads == kBytes, "whole float4s a thread");
   extern __shared__ __align__(1024) unsigned char smem[];
@@ -108,6 +111,15 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
       const std::uint32_t dst = remote(smem_addr(recv), peer);
 #pragma unroll
       for (int v = 0; v < kVec; ++v) st_cluster(dst + (v * kThreads + tid) * 16, mine[v]);
+    } else if constexpr (kMode == kGlobal || kMode == kSplit) {
+      float4* mine_g = global + static_cast<std::size_t>(blockIdx.x) * (kBytes / 16);
+#pragma unroll
+      for (int v = 0; v < kVec; ++v) {
+        if (kMode == kSplit && v < kVec / 2)
+          send[v * kThreads + tid] = mine[v];
+        else
+          __stcg(mine_g + v * kThreads + tid, mine[v]);
+      }
     } else if constexpr (kMode != kSync) {
 #pragma unroll
       for (int v = 0; v < kVec; ++v) send[v * kThreads + tid] = mine[v];
@@ -151,6 +163,16 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
     } else if constexpr (kMode == kPush) {
 #pragma unroll
       for (int v = 0; v < kVec; ++v) got[v] = recv[v * kThreads + tid];
+    } else if constexpr (kMode == kGlobal || kMode == kSplit) {
+      const float4* peer_g = global + static_cast<std::size_t>(blockIdx.x ^ 1u) * (kBytes / 16);
+      const std::uint32_t src = remote(smem_addr(send), peer);
+#pragma unroll
+      for (int v = 0; v < kVec; ++v) {
+        if (kMode == kSplit && v < kVec / 2)
+          got[v] = ld_cluster(src + (v * kThreads + tid) * 16);
+        else
+          got[v] = __ldcg(peer_g + v * kThreads + tid);
+      }
     } else if constexpr (kMode == kSync) {
 #pragma unroll
       for (int v = 0; v < kVec; ++v) got[v] = make_float4(value(cluster, peer, v * kThreads + tid, round), 1.0f, 2.0f, 3.0f);
@@ -181,6 +203,8 @@ void run(int ctas) {
   long long* cycles;
   unsigned* mismatches;
   float* sink;
+  float4* global;
+  CHECK(cudaMalloc(&global, static_cast<std::size_t>(ctas) * kBytes));
   CHECK(cudaMalloc(&cycles, ctas * sizeof(long long)));
   CHECK(cudaMalloc(&mismatches, sizeof(unsigned)));
   CHECK(cudaMalloc(&sink, sizeof(float)));
@@ -188,7 +212,7 @@ void run(int ctas) {
   double best_median = 1e30;
   for (int rep = 0; rep < 5; ++rep) {
     CHECK(cudaMemset(mismatches, 0, sizeof(unsigned)));
-    kernel<<<ctas, kThreads, smem>>>(cycles, mismatches, sink);
+    kernel<<<ctas, kThreads, smem>>>(cycles, mismatches, sink, global);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     std::vector<long long> c(ctas);
@@ -208,6 +232,7 @@ void run(int ctas) {
   CHECK(cudaFree(cycles));
   CHECK(cudaFree(mismatches));
   CHECK(cudaFree(sink));
+  CHECK(cudaFree(global));
 }
 
 template <int kBytes>
@@ -218,6 +243,8 @@ void run_all(int ctas) {
   run<kPull1, kBytes>(ctas);
   run<kPush, kBytes>(ctas);
   run<kBulk, kBytes>(ctas);
+  run<kGlobal, kBytes>(ctas);
+  run<kSplit, kBytes>(ctas);
 }
 
 }  // namespace
