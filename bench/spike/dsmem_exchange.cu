@@ -21,6 +21,10 @@
 //   global   through L2 instead: each CTA stores its bytes (st.global.cg), the barrier (release /
 //            acquire at cluster scope), and loads the partner's (ld.global.cg)
 //   split    half the float4s as pull, half as global, at once
+//   mbar     pull with mbarriers instead of the two cluster barriers: after a CTA barrier, one
+//            thread arrives (release, cluster scope) on the partner's "ready" mbarrier; all wait
+//            on their own (acquire); after the reads, a CTA barrier and one arrival on the
+//            partner's "done", which a CTA waits on only before it writes its bytes again
 // Every received value is checked against what the partner wrote (mismatches are printed).
 // Build: nvcc -std=c++17 -O3 -arch=sm_90a -o dsmem_exchange bench/spike/dsmem_exchange.cu
 // Run:   ./dsmem_exchange            (prints cycles a round and bytes a cycle received a CTA)
@@ -46,8 +50,8 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kRounds = 64;
 constexpr int kChunks = 8;
-enum Mode { kPull, kPull1, kPush, kBulk, kLocal, kSync, kGlobal, kSplit };
-const char* const kModeNames[] = {"pull", "pull1", "push", "bulk", "local", "sync", "global", "split"};
+enum Mode { kPull, kPull1, kPush, kBulk, kLocal, kSync, kGlobal, kSplit, kMbar };
+const char* const kModeNames[] = {"pull", "pull1", "push", "bulk", "local", "sync", "global", "split", "mbar"};
 
 __device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
@@ -73,6 +77,18 @@ __device__ __forceinline__ float4 ld_cluster(std::uint32_t a) {
 __device__ __forceinline__ void st_cluster(std::uint32_t a, float4 v) {
   asm volatile("st.shared::cluster.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(a), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
 }
+__device__ __forceinline__ void arrive_remote(std::uint32_t cluster_addr) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(cluster_addr) : "memory");
+}
+__device__ __forceinline__ void wait_cluster_acquire(std::uint32_t addr, std::uint32_t parity) {
+  std::uint32_t done = 0;
+  while (!done)
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(addr), "r"(parity)
+        : "memory");
+}
 __device__ __forceinline__ float value(int cluster, int rank, int i, int round) {
   return static_cast<float>((cluster * 7 + rank * 3 + i + round * 5) & 0xFFFF);
 }
@@ -87,12 +103,16 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
   float4* send = reinterpret_cast<float4*>(smem);                 // what the partner reads (pull)
   float4* recv = reinterpret_cast<float4*>(smem + kBytes);        // what the partner writes (push, bulk)
   __shared__ __align__(8) std::uint64_t bar;
+  __shared__ __align__(8) std::uint64_t ready;
+  __shared__ __align__(8) std::uint64_t done_reading;
   const int tid = threadIdx.x;
   const std::uint32_t rank = cta_rank();
   const std::uint32_t peer = rank ^ 1u;
   const int cluster = blockIdx.x / 2;
   if (tid == 0) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&bar)));
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&ready)));
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&done_reading)));
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   cluster_sync();
@@ -120,6 +140,10 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
         else
           __stcg(mine_g + v * kThreads + tid, mine[v]);
       }
+    } else if constexpr (kMode == kMbar) {
+      if (round > 0) wait_cluster_acquire(smem_addr(&done_reading), (round - 1) & 1);  // the partner read them
+#pragma unroll
+      for (int v = 0; v < kVec; ++v) send[v * kThreads + tid] = mine[v];
     } else if constexpr (kMode != kSync) {
 #pragma unroll
       for (int v = 0; v < kVec; ++v) send[v * kThreads + tid] = mine[v];
@@ -129,9 +153,21 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
       if (tid == 0)
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(&bar)), "r"(kBytes) : "memory");
     }
-    cluster_sync();
+    if constexpr (kMode == kMbar) {
+      __syncthreads();
+      if (tid == 0) arrive_remote(remote(smem_addr(&ready), peer));
+      wait_cluster_acquire(smem_addr(&ready), round & 1);
+    } else {
+      cluster_sync();
+    }
     float4 got[kVec];
-    if constexpr (kMode == kPull || kMode == kPull1) {
+    if constexpr (kMode == kMbar) {
+      const std::uint32_t src = remote(smem_addr(send), peer);
+#pragma unroll
+      for (int v = 0; v < kVec; ++v) got[v] = ld_cluster(src + (v * kThreads + tid) * 16);
+      __syncthreads();
+      if (tid == 0) arrive_remote(remote(smem_addr(&done_reading), peer));
+    } else if constexpr (kMode == kPull || kMode == kPull1) {
       if (kMode == kPull || rank == 0) {
         const std::uint32_t src = remote(smem_addr(send), peer);
 #pragma unroll
@@ -187,9 +223,11 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
       bad += got[v].x != want || got[v].y != 1.0f || got[v].w != 3.0f;
       acc += got[v].x + got[v].z + mine[v].x;
     }
-    cluster_sync();
+    if constexpr (kMode != kMbar) cluster_sync();
     total += clock64() - t0;
   }
+  if constexpr (kMode == kMbar) wait_cluster_acquire(smem_addr(&done_reading), (kRounds - 1) & 1);
+  cluster_sync();  // neither CTA exits while the other may still reach into it
   if (tid == 0) cycles[blockIdx.x] = total / kRounds;
   atomicAdd(mismatches, bad);
   if (acc == -1.0f) sink[0] = acc;  // keeps the sums alive
@@ -245,6 +283,7 @@ void run_all(int ctas) {
   run<kBulk, kBytes>(ctas);
   run<kGlobal, kBytes>(ctas);
   run<kSplit, kBytes>(ctas);
+  run<kMbar, kBytes>(ctas);
 }
 
 }  // namespace
