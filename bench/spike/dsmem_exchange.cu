@@ -26,6 +26,8 @@
 //            on their own (acquire); after the reads, a CTA barrier and one arrival on the
 //            partner's "done", which a CTA waits on only before it writes its bytes again
 // Every received value is checked against what the partner wrote (mismatches are printed).
+// Session 68 (H100, bench/results/s68/README.md, call 5): no route beat pull beyond the scatter
+// between runs; through L2 and by bulk copy 10-20% slower; one way no faster than both ways.
 // Build: nvcc -std=c++17 -O3 -arch=sm_90a -o dsmem_exchange bench/spike/dsmem_exchange.cu
 // Run:   ./dsmem_exchange            (prints cycles a round and bytes a cycle received a CTA)
 #include <cuda_runtime.h>
