@@ -457,9 +457,12 @@ __device__ __forceinline__ void convert_b_row(const uint8_t* b8_stage, const uin
 
 // kMode: 0 = B0 (B pre-converted once), 1 = B1 (consumers convert B), 2 = B2 (converter WG),
 // 3 = B4: B1 with the B conversion placed after wgmma.wait_group<1> (see b_step).
+// 4 = B5: B0 with WG1 idle (session 70): one warpgroup alone feeds the tensor cores, as one would
+// while the other stores a tile (an epilogue overlapped with the other warpgroup's mainloop).
 template <int kMode>
 struct BCfg {
-  static constexpr int kNB = kMode == 0 ? kBS8 : kMode == 2 ? 4 : 3;
+  static constexpr int kNB = kMode == 0 || kMode == 4 ? kBS8 : kMode == 2 ? 4 : 3;
+  static constexpr int kMathWgs = kMode == 4 ? 1 : 2;
   static constexpr int kMathRegs = kMode == 2 ? 216 : 232;
   static constexpr int kProdRegs = kMode == 2 ? 72 : 40;
   // setmaxnreg moves registers inside the CTA's allocation, which is the launch-bounds cap
@@ -475,7 +478,7 @@ __device__ __forceinline__ void b_step(uint8_t* smem, float (&acc)[128], uint32_
                                        uint64_t* full, uint64_t* empty) {
   constexpr int NB = BCfg<kMode>::kNB;
   const int s = j & (kBS8 - 1);
-  const int b = kMode == 0 ? s : j % NB;
+  const int b = kMode == 0 || kMode == 4 ? s : j % NB;
   if constexpr (kMode == 2) mbar_wait(&full[b], (j / NB) & 1);
   fence_regs(acc);
   wgmma_fence();
@@ -528,7 +531,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   fill_smem(smem, img, kBImgBytes);
   const int wg = threadIdx.x / 128;
-  if (wg == 2) {
+  if (wg >= Cfg::kMathWgs) {
     setmaxnreg_dec<Cfg::kProdRegs>();
     if constexpr (kMode == 2) {  // converter warpgroup
       const int tc = threadIdx.x - 256;
@@ -555,13 +558,14 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int i = 0; i < 128; ++i) acc[i] = 0.f;
   uint32_t a[2][4][4];
   const uint64_t db0 = make_desc_sw128(smem_u32(smem) + kB16Off);
-  if constexpr (kMode == 0) {  // B converted once, outside the timed loop
+  if constexpr (kMode == 0 || kMode == 4) {  // B converted once, outside the timed loop
     for (int s = 0; s < kBS8; ++s)
-      convert_b_row(smem + kBB8Off + s * kBB8Bytes,
-                    reinterpret_cast<const uint32_t*>(smem + kBSbfOff) + s * 2 * 256, 256, t,
-                    smem + kB16Off + s * kB16Bytes);
+      for (int r = t; r < 256; r += 128 * Cfg::kMathWgs)
+        convert_b_row(smem + kBB8Off + s * kBB8Bytes,
+                      reinterpret_cast<const uint32_t*>(smem + kBSbfOff) + s * 2 * 256, 256, r,
+                      smem + kB16Off + s * kB16Bytes);
     fence_proxy_async_smem();
-    named_barrier_sync(1, kMathThreads);
+    named_barrier_sync(1, 128 * Cfg::kMathWgs);
   }
   stats_begin(st);
   if constexpr (kMode == 1 || kMode == 3) {
@@ -580,7 +584,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   wgmma_wait<0>();
   fence_regs(acc);
   stats_end(st);
-  store_acc(out + static_cast<size_t>(blockIdx.x) * 128 * 256, 256, wg * 64, 0, acc);
+  store_acc(out + static_cast<size_t>(blockIdx.x) * 64 * Cfg::kMathWgs * 256, 256, wg * 64, 0, acc);
 }
 
 // B3: CTA 256 x 128, WG w owns rows 128w..128w+127 as two m64 blocks, N = 128.
@@ -991,14 +995,15 @@ int main(int argc, char** argv) {
   add_ss("A2", "A: n64x4 ping-pong partials", 256, true, true, k_a2);
   add_ss("A3", "A: 64x128/WG (CTA 128x128) ping-pong", 128, true, true, k_a3);
 
-  auto add_b = [&](const char* name, const char* desc, int nb, auto kernel) {
+  auto add_b = [&](const char* name, const char* desc, int nb, auto kernel, int tile_m = 128) {
     Problem p;
     p.name = name;
     p.desc = desc;
-    p.tile_m = 128;
+    p.tile_m = tile_m;
     p.tile_n = 256;
     p.smem_bytes = b_smem_bytes(nb);
-    build_b(p, 128, 256, kBA8Off, kBA8Bytes, kBB8Off, kBB8Bytes, kBSafOff, kBSbfOff, kBImgBytes, gen);
+    build_b(p, 128, 256,  // the 128-row image; B5 checks its first 64 rows
+            kBA8Off, kBA8Bytes, kBB8Off, kBB8Bytes, kBSafOff, kBSbfOff, kBImgBytes, gen);
     p.k_per_iter = 64;
     p.iters_check = 12;
     p.iters_time = k_time / 64;
@@ -1014,6 +1019,7 @@ int main(int argc, char** argv) {
   add_b("B1", "B: + consumers convert B (3 bufs)", BCfg<1>::kNB, k_b<1>);
   add_b("B2", "B: + converter WG converts B (4 bufs)", BCfg<2>::kNB, k_b<2>);
   add_b("B4", "B: B1, B cvt after wgmma.wait (HGMMAs back to back)", BCfg<3>::kNB, k_b<3>);
+  add_b("B5", "B: B0 with WG1 idle (one WG feeds the tensor cores)", BCfg<4>::kNB, k_b<4>, 64);
   {
     Problem p;
     p.name = "B3";
