@@ -8,7 +8,7 @@ set -uo pipefail
 OUT="${OUT:-/tmp/spike-out}"
 mkdir -p "$OUT"
 bin=build-spike/spike
-variants="${VARIANTS:-V0 V1 A1 A2 A3 B0 B1 B2 B3 B4 CONV}"
+variants="${VARIANTS:-V0 V1 A1 A2 A3 B0 B1 B2 B3 B4 B5 CONV}"
 if ! "$bin" --help > /dev/null 2>&1; then
   echo "carried binary does not start here; rebuilding" >&2
   bash bench/spike/build.sh > "$OUT/build.log" 2>&1 || { cat "$OUT/build.log"; exit 1; }
