@@ -27,7 +27,7 @@ done
 for f in logs/trace_*.log; do
   echo "== $f: $(grep -c '^TRACE' $f) launches; the median by span:"
   grep '^TRACE' $f | awk -F'|' '{for(i=1;i<=NF;i++) if ($i ~ / end /) {split($i,a,"/"); print a[3] "\t" $0}}' | sort -n | \
-    awk '{l[NR]=$0} END {print l[int(NR/2)+1]}' | cut -f2 | tr '|' '\n' | grep -E "first_loop_end|last_loop_end| end |stages|epi_ns|prestore|MHz|cyc|pre" | tr '\n' '|'; echo
+    awk '{l[NR]=$0} END {print l[int(NR/2)+1]}' | cut -f2 | tr '|' '\n' | grep -E "first_loop_end|last_loop_end| end |stages|wait_ns|epi_ns|prestore|MHz|cyc|pre" | tr '\n' '|'; echo
 done
 cat logs/summary.txt
 rm -rf logs
