@@ -461,7 +461,8 @@ __device__ __forceinline__ void convert_b_row(const uint8_t* b8_stage, const uin
 // while the other stores a tile (an epilogue overlapped with the other warpgroup's mainloop).
 template <int kMode>
 struct BCfg {
-  static constexpr int kNB = kMode == 0 || kMode == 4 ? kBS8 : kMode == 2 ? 4 : 3;
+  static constexpr bool kBConvertedOnce = kMode == 0 || kMode == 4;  // outside the timed loop
+  static constexpr int kNB = kBConvertedOnce ? kBS8 : kMode == 2 ? 4 : 3;
   static constexpr int kMathWgs = kMode == 4 ? 1 : 2;
   static constexpr int kMathRegs = kMode == 2 ? 216 : 232;
   static constexpr int kProdRegs = kMode == 2 ? 72 : 40;
@@ -478,7 +479,7 @@ __device__ __forceinline__ void b_step(uint8_t* smem, float (&acc)[128], uint32_
                                        uint64_t* full, uint64_t* empty) {
   constexpr int NB = BCfg<kMode>::kNB;
   const int s = j & (kBS8 - 1);
-  const int b = kMode == 0 || kMode == 4 ? s : j % NB;
+  const int b = BCfg<kMode>::kBConvertedOnce ? s : j % NB;
   if constexpr (kMode == 2) mbar_wait(&full[b], (j / NB) & 1);
   fence_regs(acc);
   wgmma_fence();
@@ -558,7 +559,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int i = 0; i < 128; ++i) acc[i] = 0.f;
   uint32_t a[2][4][4];
   const uint64_t db0 = make_desc_sw128(smem_u32(smem) + kB16Off);
-  if constexpr (kMode == 0 || kMode == 4) {  // B converted once, outside the timed loop
+  if constexpr (Cfg::kBConvertedOnce) {
     for (int s = 0; s < kBS8; ++s)
       for (int r = t; r < 256; r += 128 * Cfg::kMathWgs)
         convert_b_row(smem + kBB8Off + s * kBB8Bytes,
@@ -1019,7 +1020,7 @@ int main(int argc, char** argv) {
   add_b("B1", "B: + consumers convert B (3 bufs)", BCfg<1>::kNB, k_b<1>);
   add_b("B2", "B: + converter WG converts B (4 bufs)", BCfg<2>::kNB, k_b<2>);
   add_b("B4", "B: B1, B cvt after wgmma.wait (HGMMAs back to back)", BCfg<3>::kNB, k_b<3>);
-  add_b("B5", "B: B0 with WG1 idle (one WG feeds the tensor cores)", BCfg<4>::kNB, k_b<4>, 64);
+  add_b("B5", "B: B0 with WG1 idle (one WG feeds the tensor cores)", BCfg<4>::kNB, k_b<4>, 64 * BCfg<4>::kMathWgs);
   {
     Problem p;
     p.name = "B3";
