@@ -182,6 +182,7 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
   if (o.tma_store != "auto") std::printf("mxgemm column: staged store by TMA: %s\n", o.tma_store.c_str());
   if (o.promote != "auto") std::printf("mxgemm column: the wide tiles' promotion of their sums: %s\n", o.promote.c_str());
   if (o.mx_values != "auto") std::printf("mxgemm column: the streaming kernel's values form: %s\n", o.mx_values.c_str());
+  if (o.prepacked_weight()) std::printf("mxgemm column: the weight prepacked (mxfp8_prepack_weight, KOrder::Prepacked)\n");
   std::printf("device: %s, %d SMs, L2 %.0f MiB; mxgemm backend: %s; cuBLASLt %zu; bf16 via %s; "
               "fp8 fast accumulation %s\n",
               gpu.prop.name, gpu.prop.multiProcessorCount, l2_mb, info.name.c_str(),
@@ -390,6 +391,11 @@ int main(int argc, char** argv) {
                  "unstaggered (every CTA after whole chains), never (timing only: long K then misses "
                  "the accuracy bars, though not the bench's check)")
       ->check(CLI::IsMember({"auto", "unstaggered", "never"}));
+  app.add_option("--weight-order", o.weight_order,
+                 "weight-only modes, mxgemm column: the weight as quantized (natural) or prepacked by "
+                 "mxfp8_prepack_weight before the timing (KOrder::Prepacked); the comparison column keeps "
+                 "the natural order")
+      ->check(CLI::IsMember({"natural", "prepacked"}));
   app.add_option("--mx-values", o.mx_values,
                  "the streaming kernel's values form (mxgemm column): auto (the library's), bf16 (the "
                  "bf16 values form), f16 (BF16 activations of more than 16 rows through the fp16 "

@@ -99,6 +99,10 @@ struct Options {
   // The streaming kernel's values form of the mxgemm column (detail::StreamMxValues): "auto",
   // "bf16", "f16" (BF16 activations through the fp16 form's pre-pass wherever it can run) or
   // "bf16-permuted" (BF16 activations of more than 16 rows copied into the permuted K order).
+  // The weight's K order in the mxgemm column of the weight-only modes: "natural", or
+  // "prepacked" (mxfp8_prepack_weight once per copy, outside the timing; KOrder::Prepacked).
+  std::string weight_order = "natural";
+  bool prepacked_weight() const { return weight_only() && weight_order == "prepacked"; }
   std::string mx_values = "auto";
   detail::StreamMxValues mx_values_mode() const {
     return mx_values == "bf16"             ? detail::StreamMxValues::Bf16

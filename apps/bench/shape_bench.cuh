@@ -88,6 +88,14 @@ class ShapeBench {
       }
       upload(a_f16_, a_f16.data(), 2 * am, cb_);
     }
+    if (o.prepacked_weight()) {  // prepacked copies beside the natural ones (the peers dequantize those)
+      b_qp_.clear();
+      for (int c = 0; c < cm_; ++c) {
+        b_qp_.emplace_back(bn);
+        mxfp8_prepack_weight(contiguous(static_cast<const void*>(b_q_[c].get()), sh.n, sh.k, DType::E4M3, Memory::Device),
+                             contiguous(b_qp_[c].get(), sh.n, sh.k, DType::E4M3, Memory::Device), gpu.stream);
+      }
+    }
     upload(b_bf_, pb.bf.data(), 2 * bn, cb_);
     upload(a_f8_, pa.pt.data(), am, cf_);
     upload(b_f8_, pb.pt.data(), bn, cf_);
@@ -135,7 +143,7 @@ class ShapeBench {
           const bool f16 = o_.fp16_activation();
           mxfp8_weight_only_mm(contiguous(static_cast<const void*>((f16 ? a_f16_ : a_bf_)[i % cb_].get()), sh_.m,
                                           sh_.k, f16 ? DType::FP16 : DType::BF16, Memory::Device),
-                               mx_op(b_q_[c], b_s_[c], sh_.n), static_cast<const float*>(gpu_.alpha.get()),
+                               weight_op(m, c), static_cast<const float*>(gpu_.alpha.get()),
                                nullptr, contiguous(out(m), sh_.m, sh_.n, o_.mx_out_dtype(), Memory::Device),
                                gpu_.stream, /*skip_checks=*/i != 0);
           break;
@@ -347,6 +355,13 @@ class ShapeBench {
                                      Memory::Device),
                           ScaleLayout::Swizzled128x4);
   }
+  // The weight-only GEMM's weight for method m (kMx or kMxTiled), copy c.
+  ConstMxOperand weight_op(Method m, int c) const {
+    if (m != kMx || !o_.prepacked_weight()) return mx_op(b_q_[c], b_s_[c], sh_.n);
+    ConstMxOperand w = mx_op(b_qp_[c], b_s_[c], sh_.n);
+    w.order = KOrder::Prepacked;
+    return w;
+  }
   const float* scale_a_f8() const { return static_cast<const float*>(f8_scales_.get()); }
   const float* scale_b_f8() const {
     return reinterpret_cast<const float*>(static_cast<const char*>(f8_scales_.get()) + kScaleSlot);
@@ -387,6 +402,7 @@ class ShapeBench {
   Shape sh_;
   int cm_ = 1, cb_ = 1, cf_ = 1;
   std::vector<DeviceBuffer> a_q_, a_s_, b_q_, b_s_, a_bf_, a_f16_, b_bf_, a_f8_, b_f8_;
+  std::vector<DeviceBuffer> b_qp_;  // b_q_ prepacked (--weight-order prepacked)
   DeviceBuffer f8_scales_, dq_a_, dq_b_;
   DeviceBuffer d_[kMethods];
   std::size_t d_bytes_ = 0;

@@ -60,6 +60,21 @@ MXGEMM_HOST_DEVICE constexpr std::int64_t linear_scale_offset(std::int64_t r, st
   return r * row_stride + c;
 }
 
+// KOrder::Prepacked (types.hpp): the column (byte) of a prepacked row that holds element k,
+// and the element that column p holds. Inside a block, element 16h + 8i + 2q + j sits at
+// byte 8q + 4h + 2i + j.
+MXGEMM_HOST_DEVICE constexpr std::int64_t prepacked_column(std::int64_t k) {
+  const std::int64_t r = k % kBlockSize;
+  return k - r + 8 * ((r >> 1) & 3) + 4 * (r >> 4) + 2 * ((r >> 3) & 1) + (r & 1);
+}
+MXGEMM_HOST_DEVICE constexpr std::int64_t prepacked_element(std::int64_t p) {
+  const std::int64_t r = p % kBlockSize;
+  return p - r + 16 * ((r >> 2) & 1) + 8 * ((r >> 1) & 1) + 2 * (r >> 3) + (r & 1);
+}
+static_assert(prepacked_column(prepacked_element(13)) == 13 && prepacked_element(prepacked_column(45)) == 45 &&
+                  prepacked_column(2) == 8 && prepacked_column(16) == 4 && prepacked_column(8) == 2,
+              "the two maps are inverses; element 2 is quad 1's first byte");
+
 // Host-side conversion between layouts, for any row count and any K. `rows` and `k` are
 // the operand's (data) shape. Padding bytes of a swizzled destination are set to
 // `pad_value` (0 by default, i.e. the scale 2^-127); they never affect a product.

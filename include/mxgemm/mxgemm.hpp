@@ -5,6 +5,7 @@
 #include "mxgemm/errors.hpp"
 #include "mxgemm/gemm.hpp"
 #include "mxgemm/layout.hpp"
+#include "mxgemm/prepack.hpp"
 #include "mxgemm/quantize.hpp"
 #include "mxgemm/types.hpp"
 #include "mxgemm/weight_only.hpp"

@@ -79,6 +79,20 @@ enum class ScaleLayout : std::uint8_t {
 
 const char* layout_name(ScaleLayout l);
 
+// The order of an MXFP8 operand's elements inside each 32-element block (the scales do not
+// move).
+enum class KOrder : std::uint8_t {
+  // Element k at column k.
+  Natural,
+  // A weight prepacked for the sm_90 weight-only kernels (mxgemm/prepack.hpp): byte
+  // 8q + 4h + 2i + j of each block (q < 4; h, i, j < 2) holds its element 16h + 8i + 2q + j,
+  // which puts the 8 elements a thread multiplies in 8 consecutive bytes. Whole blocks only
+  // (K % 32 == 0); read by mxfp8_weight_only_mm and its reference only.
+  Prepacked,
+};
+
+const char* k_order_name(KOrder o);
+
 // One MXFP8 operand: R x K fp8 data (K contiguous) and its E8M0 scales, one per 32
 // consecutive elements along K (the last block is short when K % 32 != 0).
 template <typename Ptr>
@@ -86,14 +100,15 @@ struct BasicMxOperand {
   BasicMatrixView<Ptr> data;    // R x K, dtype E4M3 or E5M2
   BasicMatrixView<Ptr> scales;  // dtype E8M0, shape given by `layout`
   ScaleLayout layout = ScaleLayout::Swizzled128x4;
+  KOrder order = KOrder::Natural;  // of the data's elements inside each block
 
   constexpr BasicMxOperand() = default;
   constexpr BasicMxOperand(BasicMatrixView<Ptr> data_, BasicMatrixView<Ptr> scales_,
-                           ScaleLayout layout_)
-      : data(data_), scales(scales_), layout(layout_) {}
+                           ScaleLayout layout_, KOrder order_ = KOrder::Natural)
+      : data(data_), scales(scales_), layout(layout_), order(order_) {}
   template <typename Other>
   constexpr BasicMxOperand(const BasicMxOperand<Other>& o)  // NOLINT(google-explicit-constructor)
-      : data(o.data), scales(o.scales), layout(o.layout) {}
+      : data(o.data), scales(o.scales), layout(o.layout), order(o.order) {}
 };
 
 using MxOperand = BasicMxOperand<void>;

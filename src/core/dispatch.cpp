@@ -11,6 +11,7 @@
 #include "cuda/sm100/mxfp8_gemm_sm100.hpp"
 #include "cuda/sm90/mxfp8_gemm_sm90.hpp"
 #include "mxgemm/gemm.hpp"
+#include "mxgemm/prepack.hpp"
 #include "mxgemm/quantize.hpp"
 #include "mxgemm/weight_only.hpp"
 
@@ -160,6 +161,12 @@ void mxfp8_weight_only_mm(const ConstMatrixView& a, const ConstMxOperand& w, con
                                        "e4m3 with fp16 activations on sm_90 (bf16 activations take "
                                        "e5m2 weights; mxfp8_weight_only_mm_reference takes both)",
                                        dtype_name(w.data.dtype));
+      // A prepacked weight meets the activation in the permuted-order instances, which multiply
+      // BF16 values (or the fp16 values form's pre-pass of them).
+      if (w.order == KOrder::Prepacked && a.dtype != DType::BF16)
+        detail::fail<UnsupportedError>(fn, "a.dtype", "bf16 with a prepacked weight on sm_90 (fp16 activations take "
+                                                      "the natural order; mxfp8_weight_only_mm_reference takes both)",
+                                       dtype_name(a.dtype));
       const cuda::StreamTurns::Turn turn = cuda::gemm_turns().take(stream);
       sm90::launch_weight_only(a, w, alpha, bias, d, stream);
       return;
@@ -198,6 +205,14 @@ void dequantize_mxfp8(const ConstMxOperand& q, MatrixView out, cudaStream_t stre
   detail::validate_dequantize(fn, q, out, {Memory::Device, dev.present});
   detail::require_quantize_kernels(fn, dev);
   detail::launch_dequantize(q, out, stream);
+}
+
+void mxfp8_prepack_weight(const ConstMatrixView& w, MatrixView out, cudaStream_t stream) {
+  constexpr const char* fn = "mxfp8_prepack_weight";
+  const detail::DeviceQuery dev = detail::query_current_device();
+  detail::validate_prepack(fn, w, out, {Memory::Device, dev.present});
+  detail::require_quantize_kernels(fn, dev);
+  detail::launch_prepack_weight(w, out, stream);
 }
 
 }  // namespace mxgemm

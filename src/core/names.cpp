@@ -20,6 +20,8 @@ const char* layout_name(ScaleLayout l) {
   return l == ScaleLayout::Linear ? "linear" : "swizzled128x4";
 }
 
+const char* k_order_name(KOrder o) { return o == KOrder::Prepacked ? "prepacked" : "natural"; }
+
 const char* rounding_name(ScaleRounding r) { return r == ScaleRounding::Floor ? "floor" : "rceil"; }
 
 }  // namespace mxgemm

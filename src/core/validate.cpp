@@ -114,11 +114,22 @@ void check_no_overlap(const char* fn, const std::string& out_name, const ConstMa
 }  // namespace
 
 void validate_mx_operand(const char* fn, const char* name, const ConstMxOperand& op,
-                         Placement placement) {
+                         Placement placement, bool prepacked_taken) {
   const std::string data = std::string(name) + ".data";
   check_dtype(fn, data, op.data.dtype, {DType::E4M3, DType::E5M2});
   check_matrix(fn, data, op.data, placement);
   check_scales(fn, name, op, placement);
+  const std::string order = std::string(name) + ".order";
+  if (op.order != KOrder::Natural && op.order != KOrder::Prepacked)
+    fail(fn, order, "natural or prepacked", concat("value ", static_cast<int>(op.order)));
+  if (op.order == KOrder::Prepacked) {
+    if (!prepacked_taken)
+      fail<UnsupportedError>(fn, order, "natural (only mxfp8_weight_only_mm and its reference read a prepacked weight)",
+                             k_order_name(op.order));
+    if (op.data.cols % 32 != 0)
+      fail(fn, concat(name, ".data.cols (K)"), "a multiple of 32 for a prepacked weight (whole 32-element blocks)",
+           op.data.cols);
+  }
 }
 
 namespace {
@@ -184,7 +195,7 @@ void validate_weight_only(const char* fn, const ConstMatrixView& a, const ConstM
                           const MatrixView& d, Placement placement) {
   check_dtype(fn, "a", a.dtype, {DType::BF16, DType::FP16});
   check_matrix(fn, "a", a, placement);
-  validate_mx_operand(fn, "w", w, placement);
+  validate_mx_operand(fn, "w", w, placement, /*prepacked_taken=*/true);
   const std::int64_t m = a.rows, n = w.data.rows, k = a.cols;
   check_k(fn, "w", m, k, n, w.data.cols);
   if (placement.memory == Memory::Device) check_tma_rows(fn, "w.data", w.data);
@@ -273,6 +284,22 @@ void validate_dequantize(const char* fn, const ConstMxOperand& q, const ConstMat
          shape_str(out.rows, out.cols));
   check_no_overlap(fn, "out", out, "q.data", q.data);
   check_no_overlap(fn, "out", out, "q.scales", q.scales);
+}
+
+void validate_prepack(const char* fn, const ConstMatrixView& w, const MatrixView& out, Placement placement) {
+  check_dtype(fn, "w", w.dtype, {DType::E4M3, DType::E5M2});
+  check_matrix(fn, "w", w, placement);
+  check_matrix(fn, "out", out, placement);
+  if (out.dtype != w.dtype) fail(fn, "out.dtype", concat(dtype_name(w.dtype), " (w's)"), dtype_name(out.dtype));
+  if (out.rows != w.rows || out.cols != w.cols)
+    fail(fn, "out shape", concat(shape_str(w.rows, w.cols), " (the shape of w)"), shape_str(out.rows, out.cols));
+  if (w.cols % 32 != 0) fail(fn, "K (w.cols)", "a multiple of 32 (whole 32-element blocks)", w.cols);
+  if (placement.memory == Memory::Device) {
+    check_tma_rows(fn, "w", w);
+    check_tma_rows(fn, "out", out);
+  }
+  const bool in_place = out.data == w.data && out.row_stride == w.row_stride;
+  if (!in_place) check_no_overlap(fn, "out", out, "w", w);
 }
 
 void validate_scale_conversion(const char* fn, const ConstMatrixView& linear,

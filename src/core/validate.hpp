@@ -48,9 +48,13 @@ void validate_dequantize(const char* fn, const ConstMxOperand& q, const ConstMat
                          Placement placement);
 
 // One MX operand on its own (data dtype, scale dtype, scale shape for the layout, strides,
-// null pointers, size overflow). `name` prefixes messages ("a", "b", "q").
+// null pointers, size overflow, K order). `name` prefixes messages ("a", "b", "q"). A
+// prepacked operand (KOrder::Prepacked, whole 32-blocks) only where prepacked_taken.
 void validate_mx_operand(const char* fn, const char* name, const ConstMxOperand& op,
-                         Placement placement);
+                         Placement placement, bool prepacked_taken = false);
+
+// Prepack: w (N x K fp8, K % 32 == 0) -> out (same dtype and shape; w itself, or disjoint).
+void validate_prepack(const char* fn, const ConstMatrixView& w, const MatrixView& out, Placement placement);
 
 // Layout conversion: `linear` is (rows, ceil(k/32)) and `swizzled` is the padded
 // contiguous (round_up(rows,128), round_up(ceil(k/32),4)); both Host, E8M0.

@@ -94,7 +94,8 @@ std::uint8_t scale_byte(const ConstMxOperand& op, int64_t r, int64_t c, int64_t 
 constexpr int kMaxPanelWidth = 8;  // the widest MR or NR of any kernel
 
 // Dequantizes rows [r0, r0 + width) of `op` into one k-major panel:
-// panel[k * width + i] = value of element (r0 + i, k). Rows past the operand's last are
+// panel[k * width + i] = value of element (r0 + i, k) (found at its prepacked column in a
+// prepacked weight). Rows past the operand's last are
 // zero (their products land in C entries that are never written out). The panel is
 // written in order, k outer, so each cache line of it is filled at once.
 void pack_panel(const ConstMxOperand& op, int64_t r0, int width, double* panel) {
@@ -112,7 +113,8 @@ void pack_panel(const ConstMxOperand& op, int64_t r0, int width, double* panel) 
     const int64_t k_end = std::min<int64_t>((c + 1) * kBlockSize, k_total);
     for (int64_t k = c * kBlockSize; k < k_end; ++k) {
       double* out = panel + k * width;
-      for (int i = 0; i < valid; ++i) out[i] = values[rows[i][k]] * s[i];
+      const int64_t col = op.order == KOrder::Prepacked ? prepacked_column(k) : k;
+      for (int i = 0; i < valid; ++i) out[i] = values[rows[i][col]] * s[i];
       for (int i = valid; i < width; ++i) out[i] = 0.0;
     }
   }

@@ -26,9 +26,11 @@
 namespace mxgemm::testing {
 namespace {
 
+// prepacked: the device copy of w prepacked in place by mxfp8_prepack_weight (KOrder::Prepacked);
+// the reference keeps w as it is.
 GpuResult run_weight_only(const HostWide& a, const HostMxOperand& w, const ConstMatrixView* bias,
                           DType out, float alpha, detail::Sm90Kernel kernel = detail::Sm90Kernel::Auto,
-                          std::int64_t d_pad = 3) {
+                          std::int64_t d_pad = 3, bool prepacked = false) {
   GpuResult r{HostOutput(out, a.rows, w.rows, d_pad)};
   poison(r.out);
   GuardedDeviceBuffer da(a.bits.size() * 2), dd(r.out.bytes.size()), dalpha(4);
@@ -36,6 +38,12 @@ GpuResult run_weight_only(const HostWide& a, const HostMxOperand& w, const Const
   dd.upload(r.out.bytes.data());
   dalpha.upload(&alpha);
   DeviceMxOperand dw(w);
+  if (prepacked) {
+    const ConstMatrixView& v = dw.view.data;
+    mxfp8_prepack_weight(v, MatrixView(dw.data.data(), v.rows, v.cols, v.row_stride, v.dtype, Memory::Device));
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    dw.view.order = KOrder::Prepacked;
+  }
   ConstMatrixView av = a.view(Memory::Device);
   av.data = da.data();
   MatrixView dv = r.out.view(Memory::Device);
@@ -891,6 +899,141 @@ TEST(GpuWeightOnly, PromotedSumsAtTheEdgeOfTheRangeBehaveAsTheReference) {
         EXPECT_EQ(wrong, 0) << what << ": outputs unlike the reference";
       }
     }
+  }
+}
+
+// A weight prepacked on the GPU (mxfp8_prepack_weight, KOrder::Prepacked) on every path that
+// takes it, against the reference of the weight as quantized: the codes form (1..8 rows, its
+// pre-pass in the natural order), the 32-row tiles for 9..16 rows (no skinny kernel, no 16-row
+// width), 17..32 rows with K split among the warpgroups and among clusters, 64-, 128-, 192- and
+// 256-row tiles, several waves, the fp16 values form's pre-pass (forced, natural order), an
+// activation TMA cannot read in place (pitch 5 past K: the natural copy), E4M3 and E5M2, both
+// layouts, bias, alpha, every output type, N tails; bitwise the same run to run; nothing written
+// outside D.
+TEST(GpuWeightOnly, PrepackedWeightMatchesReferenceOnEveryPath) {
+  MXGEMM_REQUIRE_GPU();
+  if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "prepacked weights are the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  using Split = detail::StreamSplitK;
+  using Values = detail::StreamMxValues;
+  const struct { std::int64_t m, n, k; Split split; Values values; std::int64_t pad; } shapes[] = {
+      {1, 520, 1024, Split::Auto, Values::Auto, 8},       {5, 300, 4096, Split::Auto, Values::Auto, 8},
+      {8, 136, 2080, Split::Auto, Values::Auto, 5},       {12, 520, 1024, Split::Auto, Values::Auto, 8},
+      {16, 1000, 8192, Split::Auto, Values::Auto, 8},     {30, 520, 8192, Split::Always, Values::Auto, 8},
+      {30, 1000, 4096, Split::Clusters, Values::Auto, 8}, {40, 300, 2080, Split::Auto, Values::Auto, 8},
+      {64, 8200, 1024, Split::Auto, Values::Auto, 8},     {100, 136, 2080, Split::Auto, Values::F16, 8},
+      {300, 257, 2048, Split::Auto, Values::Auto, 8},     {40, 300, 1024, Split::Auto, Values::Auto, 5},
+      {2100, 600, 1024, Split::Auto, Values::Auto, 8}};
+  int variant = 0;
+  for (const auto& s : shapes) {
+    const detail::ScopedStreamSplitK split(s.split);
+    const detail::ScopedStreamMxValues values(s.values);
+    MxOptions o;
+    o.layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
+    o.dtype = variant % 3 == 2 && s.values != Values::F16 ? DType::E5M2 : DType::E4M3;
+    if (o.dtype == DType::E5M2 || s.values == Values::F16) o.scale_lo = 110, o.scale_hi = 118;
+    const HostWide a = random_wide(s.m, s.k, DType::BF16, rng, variant % 2 == 0 ? 1.0 : 300.0, s.pad);
+    const HostMxOperand w = random_mx_operand(s.n, s.k, rng, o);
+    const DType out = variant % 3 == 0 ? DType::FP32 : (variant % 3 == 1 ? DType::BF16 : DType::FP16);
+    const std::vector<std::uint8_t> bias_bytes = random_bias(s.n, DType::FP32, rng);
+    const ConstMatrixView bias(bias_bytes.data(), 1, s.n, s.n, DType::FP32, Memory::Host);
+    const ConstMatrixView* b = variant % 2 == 1 ? &bias : nullptr;
+    const float alpha = variant % 4 == 3 ? -0.375f : 1.0f;
+    const std::string what = shape_name(s.m, s.n, s.k) + " " + dtype_name(w.dtype) + " weight, " + dtype_name(out) +
+                             " out, pitch pad " + std::to_string(s.pad) + ", variant " + std::to_string(variant);
+    ++variant;
+    const GpuResult g = run_weight_only(a, w, b, out, alpha, detail::Sm90Kernel::Auto, 3, /*prepacked=*/true);
+    EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
+    EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
+    expect_weight_only_matches(a, w, b, alpha, g, what);
+    EXPECT_EQ(g.out.bytes, run_weight_only(a, w, b, out, alpha, detail::Sm90Kernel::Auto, 3, true).out.bytes)
+        << what << ": a second run differs";
+  }
+}
+
+// The exact path reads a prepacked weight's elements where they are: weight scales far outside
+// the fast paths' window (tiny, huge, any byte) and a NaN activation give the reference's FP32 bits
+// (as for a natural weight, WeightScalesOutsideTheExactRangeBehaveAsTheReference) on the codes
+// form, the 32-row tiles and the 128-row tiles.
+TEST(GpuWeightOnly, PrepackedWeightOnTheExactPathGivesTheReferencesBits) {
+  MXGEMM_REQUIRE_GPU();
+  if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "prepacked weights are the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  const struct { std::int64_t m, k; } shapes[] = {{3, 128}, {5, 4096}, {12, 4096}, {40, 128}, {130, 4096}};
+  const struct { int lo, hi; const char* name; } ranges[] = {{0, 10, "tiny"}, {245, 254, "huge"}, {0, 254, "any"}};
+  for (const auto& s : shapes)
+    for (const auto& r : ranges) {
+      HostWide a = random_wide(s.m, s.k, DType::BF16, rng);
+      a.bits[static_cast<std::size_t>(a.stride + 37)] = 0x7FC0;  // row 1, column 37: NaN
+      MxOptions o;
+      o.scale_lo = r.lo;
+      o.scale_hi = r.hi;
+      const HostMxOperand w = random_mx_operand(140, s.k, rng, o);
+      const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f, detail::Sm90Kernel::Auto, 3, true);
+      EXPECT_TRUE(g.guards_intact && g.gap_untouched) << r.name << ": written outside the output";
+      EXPECT_EQ(g.unwritten, 0) << r.name << ": outputs left unwritten";
+      EXPECT_EQ(count_differences(g.out, weight_only_reference(a, w, nullptr, DType::FP32, 1.0f)), 0)
+          << r.name << " weight scales, " << s.m << " x 140 x " << s.k;
+    }
+}
+
+// A prepacked weight with FP16 activations on sm_90: UnsupportedError naming a.dtype (the fp16
+// values form reads the natural order only).
+TEST(GpuWeightOnly, PrepackedWeightRefusals) {
+  MXGEMM_REQUIRE_GPU();
+  if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "prepacked weights are the sm_90 path's";
+  std::mt19937 rng = fresh_rng();
+  const HostWide a16 = random_wide(20, 256, DType::FP16, rng);
+  HostMxOperand w = random_mx_operand(64, 256, rng, MxOptions{});
+  DeviceMxOperand dw(w);
+  dw.view.order = KOrder::Prepacked;
+  GuardedDeviceBuffer da(a16.bits.size() * 2), dd(20 * 64 * 4), dalpha(4);
+  const float one = 1.0f;
+  dalpha.upload(&one);
+  ConstMatrixView av = a16.view(Memory::Device);
+  av.data = da.data();
+  const MatrixView dv(dd.data(), 20, 64, 64, DType::FP32, Memory::Device);
+  try {
+    mxfp8_weight_only_mm(av, dw.view, static_cast<const float*>(dalpha.data()), nullptr, dv);
+    FAIL() << "fp16 activations with a prepacked weight were accepted on sm_90";
+  } catch (const UnsupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("mxfp8_weight_only_mm: a.dtype: expected bf16 with a prepacked weight"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// mxfp8_prepack_weight on the GPU gives the reference's bytes, out of place (nothing written
+// outside the rows' K columns: guards and the gap past K intact) and in place, at a row pitch past
+// K, for weights of more blocks than one pass of its grid-stride loop holds.
+TEST(GpuPrepack, MatchesTheReferenceInAndOutOfPlace) {
+  MXGEMM_REQUIRE_GPU();
+  const BackendInfo info = gemm_backend();
+  if (!info.available) GTEST_SKIP() << info.reason;
+  std::mt19937 rng = fresh_rng();
+  const struct { std::int64_t n, k, stride; } shapes[] = {{3, 32, 48}, {130, 1056, 1072}, {4100, 8192, 8192}};
+  for (const auto& s : shapes) {
+    const std::size_t bytes = static_cast<std::size_t>(s.n * s.stride);
+    std::vector<std::uint8_t> w(bytes), want(bytes);
+    for (auto& b : w) b = static_cast<std::uint8_t>(rng());
+    want = w;
+    mxfp8_prepack_weight_reference(ConstMatrixView(w.data(), s.n, s.k, s.stride, DType::E4M3, Memory::Host),
+                                   MatrixView(want.data(), s.n, s.k, s.stride, DType::E4M3, Memory::Host));
+    GuardedDeviceBuffer dw(bytes), dout(bytes, 0x5A);
+    dw.upload(w.data());
+    const ConstMatrixView wv(dw.data(), s.n, s.k, s.stride, DType::E4M3, Memory::Device);
+    mxfp8_prepack_weight(wv, MatrixView(dout.data(), s.n, s.k, s.stride, DType::E4M3, Memory::Device));
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<std::uint8_t> got = dout.download();
+    for (std::int64_t r = 0; r < s.n; ++r)
+      for (std::int64_t c = 0; c < s.stride; ++c) {
+        const std::size_t i = static_cast<std::size_t>(r * s.stride + c);
+        ASSERT_EQ(got[i], c < s.k ? want[i] : 0x5A) << s.n << " x " << s.k << ": row " << r << ", column " << c;
+      }
+    EXPECT_TRUE(dout.guards_intact() && dw.guards_intact()) << s.n << " x " << s.k;
+    mxfp8_prepack_weight(wv, MatrixView(dw.data(), s.n, s.k, s.stride, DType::E4M3, Memory::Device));
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(dw.download(), want) << s.n << " x " << s.k << " in place";
   }
 }
 

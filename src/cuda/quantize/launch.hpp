@@ -1,5 +1,5 @@
-// Internal: the launchers behind quantize_mxfp8, quantize_mxfp8_columnwise and
-// dequantize_mxfp8. Arguments are already validated (core/validate.hpp); each launcher
+// Internal: the launchers behind quantize_mxfp8, quantize_mxfp8_columnwise,
+// dequantize_mxfp8 and mxfp8_prepack_weight. Arguments are already validated (core/validate.hpp); each launcher
 // picks the kernel instance for the dtypes and alignment and queues it on `stream`.
 #pragma once
 
@@ -27,5 +27,8 @@ void launch_quantize_columnwise(const ConstMatrixView& x, const MxOperand& qt,
 
 // q (R x K fp8 + scales) -> out (R x K, FP32/BF16/FP16).
 void launch_dequantize(const ConstMxOperand& q, const MatrixView& out, cudaStream_t stream);
+
+// w (N x K fp8, K % 32 == 0) -> out in KOrder::Prepacked (out may be w itself).
+void launch_prepack_weight(const ConstMatrixView& w, const MatrixView& out, cudaStream_t stream);
 
 }  // namespace mxgemm::detail

@@ -237,6 +237,7 @@ struct Bf16CodesParams {
   std::int64_t a_stride;  // elements
   bool fp16_input;        // the elements are FP16, not BF16
   bool vector_loads;      // rows start 8-byte aligned: four 8-byte loads a thread
+  bool natural_order;     // codes in the activation's own K order (a prepacked weight's partner)
   int m, k, blocks;
   std::uint16_t* out;
   std::int64_t out_stride;  // elements
@@ -331,8 +332,14 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_codes_prepass_ke
   }
   if (h == 0)
     p.scales_out[static_cast<std::int64_t>(blk) * p.scales_stride + row] = __uint_as_float(static_cast<std::uint32_t>(127 + e) << 23);
+  std::uint16_t* const block = p.out + static_cast<std::int64_t>(row) * p.out_stride + blk * 32;
+  if (p.natural_order) {  // elements 8i + 4h .. 8i + 4h + 3 where they were read
+#pragma unroll
+    for (int i = 0; i < 4; ++i) reinterpret_cast<uint2*>(block + 8 * i + 4 * h)[0] = make_uint2(pairs[2 * i], pairs[2 * i + 1]);
+    return;
+  }
   // Chunk 2h + c holds block pairs 2h + c, 4 + 2h + c, 8 + 2h + c, 12 + 2h + c: pairs[c], [2 + c], ...
-  uint4* dst = reinterpret_cast<uint4*>(p.out + static_cast<std::int64_t>(row) * p.out_stride + blk * 32) + 2 * h;
+  uint4* dst = reinterpret_cast<uint4*>(block) + 2 * h;
 #pragma unroll
   for (int c = 0; c < 2; ++c) dst[c] = make_uint4(pairs[c], pairs[2 + c], pairs[4 + c], pairs[6 + c]);
 }
@@ -355,6 +362,7 @@ struct F16RowsParams {
   float* row_scale_out;
   unsigned int* exact_rows;
   unsigned int generation;
+  bool natural_order;  // values in the activation's own K order (a prepacked weight's partner)
 };
 
 // The biased exponent field of a bf16 magnitude at or above which c_r (above) is usable: the
@@ -402,17 +410,18 @@ __device__ __forceinline__ void load_row_chunks(const std::uint16_t* src, std::u
 }
 
 // The chunks of load_row_chunks, each word (a pair of elements) mapped by convert, stored in the
-// permuted K order up to row_elems. Chunks past the row are converted too (zeros) but not
-// stored: the permutation's shuffles need every thread of the warp.
+// permuted K order (unless natural_order, the same for every thread) up to row_elems. Chunks
+// past the row are converted too (zeros) but not stored: the permutation's shuffles need every
+// thread of the warp.
 template <typename Convert>
 __device__ __forceinline__ void store_permuted_chunks(const uint4 (&v)[kChunksPerThread], std::uint16_t* dst,
                                                       std::uint32_t first, std::uint32_t row_elems,
-                                                      const Convert& convert) {
+                                                      const Convert& convert, bool natural_order = false) {
 #pragma unroll
   for (int j = 0; j < kChunksPerThread; ++j) {
     const std::uint32_t col = (first + j * kThreads) * kChunkElems;
     std::uint32_t w[4] = {convert(v[j].x), convert(v[j].y), convert(v[j].z), convert(v[j].w)};
-    permute_quad(w, static_cast<int>(threadIdx.x & 3));
+    if (!natural_order) permute_quad(w, static_cast<int>(threadIdx.x & 3));
     if (col < row_elems) *reinterpret_cast<uint4*>(dst + col) = make_uint4(w[0], w[1], w[2], w[3]);
   }
 }
@@ -436,8 +445,9 @@ __global__ void __launch_bounds__(kThreads, kMinCtasPerSm) bf16_f16_rows_prepass
   const std::uint32_t row_elems = static_cast<std::uint32_t>(p.blocks) * 32;
   std::uint16_t* dst = p.out + static_cast<std::int64_t>(row) * p.out_stride;
   bool inexact = false;
-  store_permuted_chunks(v, dst, first, row_elems,
-                        [&](std::uint32_t pair) { return bf16x2_to_f16x2_scaled(pair, power, inexact); });
+  store_permuted_chunks(
+      v, dst, first, row_elems, [&](std::uint32_t pair) { return bf16x2_to_f16x2_scaled(pair, power, inexact); },
+      p.natural_order);
   // Rows only ever gain the mark within a launch; threads race to write the same value.
   if (inexact) p.exact_rows[row] = p.generation;
 }
@@ -562,9 +572,10 @@ void launch_activation_bf16_permuted_prepass(const ConstMatrixView& a, std::int6
 
 void launch_activation_f16_rows_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows,
                                         std::uint16_t* out, std::int64_t out_stride, const ExactRowMarks& marks,
-                                        float* row_scales, cudaStream_t stream) {
+                                        float* row_scales, cudaStream_t stream, bool natural_order) {
   require_chunked_bf16_rows("launch_activation_f16_rows_prepass", a);
   F16RowsParams p{};
+  p.natural_order = natural_order;
   p.a = static_cast<const std::uint16_t*>(a.data) + row0 * a.row_stride;
   p.a_stride = a.row_stride;
   p.k = static_cast<int>(a.cols);
@@ -585,8 +596,10 @@ void launch_activation_f16_rows_prepass(const ConstMatrixView& a, std::int64_t r
 
 void launch_activation_codes_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows,
                                      std::uint16_t* out, std::int64_t out_stride, float* scales,
-                                     std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream) {
+                                     std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream,
+                                     bool natural_order) {
   Bf16CodesParams p{};
+  p.natural_order = natural_order;
   p.a = static_cast<const std::uint16_t*>(a.data) + row0 * a.row_stride;
   p.a_stride = a.row_stride;
   p.fp16_input = a.dtype == DType::FP16;

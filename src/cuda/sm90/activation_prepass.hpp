@@ -44,19 +44,23 @@ void launch_activation_prepass(const ConstMatrixView& a, std::int64_t row0, std:
 // launch_activation_codes_prepass of an MXFP8 activation; e is chosen per block so that the
 // codes are exact. A block whose elements fp16 cannot hold exactly at one scale (spanning
 // more than about 2^32), or that lies outside [2^-63, 2^63), marks its row for the exact path.
-// An FP16 a is its own codes: written as it is with e = 0, never marked.
+// An FP16 a is its own codes: written as it is with e = 0, never marked. natural_order: the
+// codes in a's own K order, for a prepacked weight (KOrder::Prepacked, whose bytes already sit
+// in the permuted order; K % 32 == 0).
 void launch_activation_codes_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows,
                                      std::uint16_t* out, std::int64_t out_stride, float* scales,
-                                     std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream);
+                                     std::int64_t scales_stride, const ExactRowMarks& marks, cudaStream_t stream,
+                                     bool natural_order = false);
 
 // The weight-only GEMM's activation in the fp16 values form (E4M3 weights, 17 rows and more):
 // a (BF16, validated, 16-byte aligned rows of a multiple of 8 elements) -> fp16 values at a
 // power of two per row in the permuted K order, as launch_activation_prepass writes an E4M3
 // activation's, the row's power to row_scales[r]; rows with a value fp16 cannot hold exactly
-// at that power are marked (activation_prepass.cu).
+// at that power are marked (activation_prepass.cu). natural_order: in a's own K order, for a
+// prepacked weight (as above).
 void launch_activation_f16_rows_prepass(const ConstMatrixView& a, std::int64_t row0, std::int64_t rows,
                                         std::uint16_t* out, std::int64_t out_stride, const ExactRowMarks& marks,
-                                        float* row_scales, cudaStream_t stream);
+                                        float* row_scales, cudaStream_t stream, bool natural_order = false);
 
 // The weight-only GEMM's activation in the bf16 values form read in the permuted K order (more
 // than 16 rows, detail::StreamMxValues::Bf16Permuted): a (BF16, validated, 16-byte aligned rows

@@ -51,6 +51,17 @@ __device__ __forceinline__ void exact_elements(const ExactOperand& op, std::int6
     v[j] = op.dtype == DType::BF16 ? __bfloat162float(__ushort_as_bfloat16(src[j])) : __half2float(__ushort_as_half(src[j]));
 }
 
+// The activation elements that a prepacked weight's columns p..p+3 (p a multiple of 4) meet:
+// elements e, e + 1, e + 8, e + 9 for e = prepacked_element(p) (layout.hpp), as fp64. The
+// activation is BF16 or FP16 (only the weight-only GEMM takes a prepacked weight).
+__device__ __forceinline__ void exact_prepacked_partners(const ExactOperand& x, std::int64_t row, int p, double (&v)[4]) {
+  const auto* src = static_cast<const unsigned short*>(x.data) + row * x.stride + prepacked_element(p);
+  const int at[4] = {0, 1, 8, 9};
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+    v[j] = x.dtype == DType::BF16 ? __bfloat162float(__ushort_as_bfloat16(src[at[j]])) : __half2float(__ushort_as_half(src[at[j]]));
+}
+
 template <typename T>
 __device__ __forceinline__ T exact_out(double v);
 template <>
@@ -107,8 +118,9 @@ __device__ __forceinline__ void exact_output(const ExactGemm& g, const Transpose
     const int k_end = blk * 32 + 32 < g.k ? blk * 32 + 32 : g.k;
     for (int k = blk * 32; k < k_end; k += 4) {
       double a[4], b[4];
-      exact_elements(g.x, xr, k, a);
       exact_elements(g.w, n, k, b);
+      if (g.w.prepacked) exact_prepacked_partners(g.x, xr, k, a);
+      else exact_elements(g.x, xr, k, a);
 #pragma unroll
       for (int j = 0; j < 4; ++j) block = fma(a[j], b[j], block);  // the product is exact: one rounding
     }

@@ -26,6 +26,7 @@ struct ExactOperand {
   DType dtype;          // E4M3 / E5M2 (times `scales`), or BF16 / FP16 (weight-only activation)
   ScaleSource scales;   // fp8 operands only
   int rows;             // rows of the whole operand (0 for unscaled operands)
+  bool prepacked;       // fp8 elements in KOrder::Prepacked (a weight-only weight)
 };
 
 // What the exact path needs to recompute any output of a launch: the activation X (rows
@@ -41,10 +42,10 @@ inline ExactOperand exact_operand(const ConstMxOperand& op) {
   return {op.data.data, op.data.row_stride, op.data.dtype,
           {static_cast<const std::uint8_t*>(op.scales.data), op.scales.row_stride,
            op.layout == ScaleLayout::Swizzled128x4},
-          static_cast<int>(op.data.rows)};
+          static_cast<int>(op.data.rows), op.order == KOrder::Prepacked};
 }
 inline ExactOperand exact_operand(const ConstMatrixView& op) {
-  return {op.data, op.row_stride, op.dtype, {nullptr, 0, false}, 0};
+  return {op.data, op.row_stride, op.dtype, {nullptr, 0, false}, 0, false};
 }
 inline ExactGemm exact_gemm(const ExactOperand& x, const ExactOperand& w, int x_row0, int k) {
   return {x, w, x_row0, k, static_cast<int>(scale_cols(k))};

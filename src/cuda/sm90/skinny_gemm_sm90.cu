@@ -58,8 +58,10 @@ bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool 
 }
 
 bool skinny_weight_only_supports(const ConstMatrixView& a, const ConstMxOperand& w) {
-  // (BF16 activations only: FP16 ones take the streaming kernel's fp16 values form.)
-  return a.dtype == DType::BF16 && skinny_gemm_supports(a.rows, w.data.rows, w.data.cols) &&
+  // (BF16 activations only: FP16 ones take the streaming kernel's fp16 values form. Natural
+  // weights only: the kernel reads a block's 8 activation elements where it reads the weight's
+  // 8 bytes, which a prepacked weight does not allow.)
+  return a.dtype == DType::BF16 && w.order == KOrder::Natural && skinny_gemm_supports(a.rows, w.data.rows, w.data.cols) &&
          reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 &&
          (a.row_stride * 2) % 16 == 0;
 }

@@ -412,6 +412,9 @@ void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activat
   }
   if (l.m <= 8) launch_padded<8, true>(l, b, prepass, stream);
   else if (l.m <= 16 && mx_activation) launch_padded<16, true>(l, b, prepass, stream);
+  // A prepacked weight (its bytes already in the permuted order) meets the activation in its own
+  // order in the permuted-order instances: the 32-row width for 9..16 rows, which has no 16-row one.
+  else if (b.order == KOrder::Prepacked) launch_values<true>(l, b, prepass, stream);
   else if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
   else if (mx_activation || l.x_f16_rows || l.x_bf16_permuted) launch_values<true>(l, b, prepass, stream);
   else launch_values<false>(l, b, prepass, stream);
@@ -461,15 +464,21 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   // TMA reads the activation in place when its address and row pitch are 16-byte multiples.
   const bool in_place = reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 && (a.row_stride * 2) % 16 == 0;
   const bool f16_rows = bf16_rows_in_f16(a, w, in_place);
-  const bool permuted_rows = !f16_rows && bf16_rows_permuted(a, w, in_place);
+  // A prepacked weight's bytes are in the permuted order already (KOrder::Prepacked): the
+  // activation keeps its own, in place or through the pre-passes' natural-order forms.
+  const bool prepacked = w.order == KOrder::Prepacked;
+  const bool permuted_rows = !f16_rows && !prepacked && bf16_rows_permuted(a, w, in_place);
   // The codes form's pre-pass (sx set), the fp16 values form's (row_scales set), the copy into
   // the permuted K order, or a copy of rows TMA cannot read in place (the bf16 values form reads
   // an aligned activation itself and calls no pre-pass).
   auto prepass_rows = [&](std::int64_t row0, std::int64_t rows) {
-    return [&a, row0, rows, permuted_rows, stream](std::uint16_t* x, std::int64_t x_stride, float* sx,
-                                                   std::int64_t sx_stride, const ExactRowMarks& marks, float* row_scales) {
-      if (sx != nullptr) launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, marks, stream);
-      else if (row_scales != nullptr) launch_activation_f16_rows_prepass(a, row0, rows, x, x_stride, marks, row_scales, stream);
+    return [&a, row0, rows, permuted_rows, prepacked, stream](std::uint16_t* x, std::int64_t x_stride, float* sx,
+                                                              std::int64_t sx_stride, const ExactRowMarks& marks,
+                                                              float* row_scales) {
+      if (sx != nullptr)
+        launch_activation_codes_prepass(a, row0, rows, x, x_stride, sx, sx_stride, marks, stream, prepacked);
+      else if (row_scales != nullptr)
+        launch_activation_f16_rows_prepass(a, row0, rows, x, x_stride, marks, row_scales, stream, prepacked);
       // launch_rows reads more than 16 of these rows in the permuted order, fewer (the last of
       // several row ranges) in the natural one.
       else if (permuted_rows && rows > 16) launch_activation_bf16_permuted_prepass(a, row0, rows, x, x_stride, stream);
