@@ -290,7 +290,7 @@ void validate_prepack(const char* fn, const ConstMatrixView& w, const MatrixView
   check_dtype(fn, "w", w.dtype, {DType::E4M3, DType::E5M2});
   check_matrix(fn, "w", w, placement);
   check_matrix(fn, "out", out, placement);
-  if (out.dtype != w.dtype) fail(fn, "out.dtype", concat(dtype_name(w.dtype), " (w's)"), dtype_name(out.dtype));
+  if (out.dtype != w.dtype) fail<DtypeError>(fn, "out.dtype", concat(dtype_name(w.dtype), " (w's)"), dtype_name(out.dtype));
   if (out.rows != w.rows || out.cols != w.cols)
     fail(fn, "out shape", concat(shape_str(w.rows, w.cols), " (the shape of w)"), shape_str(out.rows, out.cols));
   if (w.cols % 32 != 0) fail(fn, "K (w.cols)", "a multiple of 32 (whole 32-element blocks)", w.cols);
