@@ -1,7 +1,8 @@
 """mxgemm: exact MXFP8 (OCP MX) block-scaled GEMM.
 
 Torch-free, on numpy arrays (imported with the package):
-    mxfp8_scaled_mm_reference, mxfp8_weight_only_mm_reference, quantize_mxfp8_reference,
+    mxfp8_scaled_mm_reference, mxfp8_weight_only_mm_reference, mxfp8_prepack_weight_reference,
+    quantize_mxfp8_reference,
     quantize_mxfp8_columnwise_reference, dequantize_mxfp8_reference,
     to_swizzled, to_linear, scale_shape, gemm_backend, bf16_to_float32, float32_to_bf16,
     release_gpu_workspace, gpu_workspace_bytes (the GPU GEMMs' scratch memory)
@@ -9,8 +10,8 @@ Torch-free, on numpy arrays (imported with the package):
     UnsupportedError and CudaError (RuntimeError).
 
 PyTorch operators (torch is imported on first use of one of these names):
-    mxfp8_scaled_mm, mxfp8_weight_only_mm, quantize_mxfp8, quantize_mxfp8_columnwise,
-    dequantize_mxfp8 (mxgemm.ops),
+    mxfp8_scaled_mm, mxfp8_weight_only_mm, prepack_weight, quantize_mxfp8,
+    quantize_mxfp8_columnwise, dequantize_mxfp8 (mxgemm.ops),
     MXLinear (mxgemm.nn).
 """
 
@@ -26,6 +27,7 @@ from ._core import (
     dequantize_mxfp8_reference,
     gemm_backend,
     gpu_workspace_bytes,
+    mxfp8_prepack_weight_reference,
     mxfp8_scaled_mm_reference,
     mxfp8_weight_only_mm_reference,
     quantize_mxfp8_columnwise_reference,
@@ -46,6 +48,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers (no import
         dequantize_mxfp8 as dequantize_mxfp8,
         mxfp8_scaled_mm as mxfp8_scaled_mm,
         mxfp8_weight_only_mm as mxfp8_weight_only_mm,
+        prepack_weight as prepack_weight,
         quantize_mxfp8 as quantize_mxfp8,
         quantize_mxfp8_columnwise as quantize_mxfp8_columnwise,
     )
@@ -60,6 +63,7 @@ _LAZY = {
     "nn": None,
     "mxfp8_scaled_mm": "ops",
     "mxfp8_weight_only_mm": "ops",
+    "prepack_weight": "ops",
     "quantize_mxfp8": "ops",
     "quantize_mxfp8_columnwise": "ops",
     "dequantize_mxfp8": "ops",
@@ -76,6 +80,7 @@ __all__ = [
     "float32_to_bf16",
     "gemm_backend",
     "gpu_workspace_bytes",
+    "mxfp8_prepack_weight_reference",
     "mxfp8_scaled_mm_reference",
     "mxfp8_weight_only_mm_reference",
     "quantize_mxfp8_columnwise_reference",

@@ -1,7 +1,9 @@
 """PyTorch operators over mxgemm's GPU entry points (importing this module imports torch).
 
     mxfp8_scaled_mm(a, b, scales_a, scales_b, alpha=1.0, out_dtype=torch.bfloat16, layout="swizzled")
-    mxfp8_weight_only_mm(a, w, scales_w, alpha=1.0, bias=None, out_dtype=torch.bfloat16, layout="swizzled")
+    mxfp8_weight_only_mm(a, w, scales_w, alpha=1.0, bias=None, out_dtype=torch.bfloat16, layout="swizzled",
+                         weight_order="natural")
+    prepack_weight(w)
     quantize_mxfp8(x, elem_dtype=torch.float8_e4m3fn, rounding="floor", layout="swizzled")
     quantize_mxfp8_columnwise(x, elem_dtype=torch.float8_e4m3fn, rounding="floor", layout="swizzled")
     dequantize_mxfp8(data, scales, out_dtype=torch.bfloat16, layout="swizzled")
@@ -30,6 +32,7 @@ __all__ = [
     "mxfp8_scaled_mm",
     "mxfp8_scaled_mm_reference",
     "mxfp8_weight_only_mm",
+    "prepack_weight",
     "quantize_mxfp8",
     "quantize_mxfp8_columnwise",
     "to_linear",
@@ -38,6 +41,7 @@ __all__ = [
 
 Layout = Literal["swizzled", "linear"]
 Rounding = Literal["floor", "rceil"]
+WeightOrder = Literal["natural", "prepacked"]
 # alpha as the callers pass it: a Python float, or a one-element fp32 tensor on the device.
 Alpha = Union[float, torch.Tensor]
 
@@ -185,7 +189,10 @@ def mxfp8_scaled_mm(a: torch.Tensor, b: torch.Tensor, scales_a: torch.Tensor,
 _ACT = {torch.bfloat16: "bf16", torch.float16: "fp16"}
 
 
-def _check_weight_only(a, w, scales_w, alpha, bias, out_dtype, layout):
+_ORDERS = ("natural", "prepacked")
+
+
+def _check_weight_only(a, w, scales_w, alpha, bias, out_dtype, layout, weight_order="natural"):
     fn = "mxfp8_weight_only_mm"
     _check(fn, "a", a, _ACT)
     dev = a.device
@@ -204,13 +211,14 @@ def _check_weight_only(a, w, scales_w, alpha, bias, out_dtype, layout):
                              f"{bias.device}, strides {bias.stride()}")
     _check_choice(fn, "out_dtype", out_dtype, _FLOAT, TypeError)
     _check_choice(fn, "layout", layout, ("swizzled", "linear"))
+    _check_choice(fn, "weight_order", weight_order, _ORDERS)
 
 
 @torch.library.custom_op("mxgemm::mxfp8_weight_only_mm", mutates_args=())
 def _mxfp8_weight_only_mm(a: torch.Tensor, w: torch.Tensor, scales_w: torch.Tensor,
                           alpha: torch.Tensor, bias: Optional[torch.Tensor], out_dtype: torch.dtype,
-                          layout: str) -> torch.Tensor:
-    _check_weight_only(a, w, scales_w, alpha, bias, out_dtype, layout)
+                          layout: str, weight_order: str) -> torch.Tensor:
+    _check_weight_only(a, w, scales_w, alpha, bias, out_dtype, layout, weight_order)
     out = torch.empty((a.shape[0], w.shape[0]), dtype=out_dtype, device=a.device)
     if out.numel() == 0:
         return out
@@ -218,27 +226,57 @@ def _mxfp8_weight_only_mm(a: torch.Tensor, w: torch.Tensor, scales_w: torch.Tens
     with torch.cuda.device(a.device):
         _core.mxfp8_weight_only_mm_ptr(
             _view(a, _ACT[a.dtype]), _view(w, _ELEM[w.dtype]), _view(scales_w, "e8m0"),
-            alpha.data_ptr(), b, _view(out, _FLOAT[out_dtype]), layout, _stream(a.device))
+            alpha.data_ptr(), b, _view(out, _FLOAT[out_dtype]), layout, _stream(a.device),
+            weight_order=weight_order)
     return out
 
 
 @_mxfp8_weight_only_mm.register_fake
-def _(a, w, scales_w, alpha, bias, out_dtype, layout):
-    _check_weight_only(a, w, scales_w, alpha, bias, out_dtype, layout)
+def _(a, w, scales_w, alpha, bias, out_dtype, layout, weight_order):
+    _check_weight_only(a, w, scales_w, alpha, bias, out_dtype, layout, weight_order)
     return a.new_empty((a.shape[0], w.shape[0]), dtype=out_dtype)
 
 
 def mxfp8_weight_only_mm(a: torch.Tensor, w: torch.Tensor, scales_w: torch.Tensor,
                          alpha: Alpha = 1.0, bias: Optional[torch.Tensor] = None,
                          out_dtype: torch.dtype = torch.bfloat16,
-                         layout: Layout = "swizzled") -> torch.Tensor:
+                         layout: Layout = "swizzled",
+                         weight_order: WeightOrder = "natural") -> torch.Tensor:
     """D = alpha * a @ dequant(w).T (+ bias) on the GPU: bf16 or fp16 activations (on Hopper fp16
     takes an e4m3 weight only), an MXFP8 weight w (N, K) with E8M0 scales_w in `layout`, bias
-    None or (N,) (fp32/bf16/fp16), added in the same rounding as alpha. Returns a new (M, N)
-    tensor."""
+    None or (N,) (fp32/bf16/fp16), added in the same rounding as alpha. weight_order
+    "prepacked": w as prepack_weight returns it (bf16 activations, K % 32 == 0; faster at large
+    M on Hopper). Returns a new (M, N) tensor."""
     if not isinstance(alpha, torch.Tensor) and isinstance(a, torch.Tensor):
         alpha = _device_alpha(alpha, a)
-    return torch.ops.mxgemm.mxfp8_weight_only_mm(a, w, scales_w, alpha, bias, out_dtype, layout)
+    return torch.ops.mxgemm.mxfp8_weight_only_mm(a, w, scales_w, alpha, bias, out_dtype, layout,
+                                                 weight_order)
+
+
+@torch.library.custom_op("mxgemm::prepack_weight", mutates_args=())
+def _prepack_weight(w: torch.Tensor) -> torch.Tensor:
+    _check("prepack_weight", "w", w, _ELEM)
+    out = torch.empty_like(w)
+    if out.numel() == 0:
+        return out
+    with torch.cuda.device(w.device):
+        _core.mxfp8_prepack_weight_ptr(_view(w, _ELEM[w.dtype]), _view(out, _ELEM[w.dtype]),
+                                       _stream(w.device))
+    return out
+
+
+@_prepack_weight.register_fake
+def _(w):
+    _check("prepack_weight", "w", w, _ELEM)
+    return torch.empty_like(w)
+
+
+def prepack_weight(w: torch.Tensor) -> torch.Tensor:
+    """An MXFP8 weight (N, K) float8_e4m3fn / float8_e5m2 CUDA tensor, K % 32 == 0 -> a new
+    tensor of the same codes in the prepacked order (mxgemm/prepack.hpp), for
+    mxfp8_weight_only_mm(..., weight_order="prepacked"). The scales do not change. Do it once,
+    when the weight is loaded."""
+    return torch.ops.mxgemm.prepack_weight(w)
 
 
 # ---- quantize / dequantize -------------------------------------------------------------------

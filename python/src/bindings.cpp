@@ -57,6 +57,12 @@ ScaleLayout parse_layout(const char* fn, const std::string& s) {
   fail(fn, "layout", "'swizzled' or 'linear'", "'" + s + "'");
 }
 
+mxgemm::KOrder parse_order(const char* fn, const std::string& s) {
+  if (s == "natural") return mxgemm::KOrder::Natural;
+  if (s == "prepacked") return mxgemm::KOrder::Prepacked;
+  fail(fn, "weight_order", "'natural' or 'prepacked'", "'" + s + "'");
+}
+
 ScaleRounding parse_rounding(const char* fn, const std::string& s) {
   if (s == "floor") return ScaleRounding::Floor;
   if (s == "rceil") return ScaleRounding::RCeil;
@@ -179,7 +185,8 @@ NumpyArray mxfp8_weight_only_mm_reference(const HostArray& a, const HostArray& w
                                           const HostArray& scales_w, float alpha,
                                           const std::string& out_dtype, const std::string& w_dtype,
                                           const std::string& layout,
-                                          const std::optional<HostArray>& bias) {
+                                          const std::optional<HostArray>& bias,
+                                          const std::string& weight_order) {
   constexpr const char* fn = "mxfp8_weight_only_mm_reference";
   DType a_type = DType::BF16;
   if (a.dtype() == storage_dtype(DType::FP16)) a_type = DType::FP16;
@@ -187,7 +194,8 @@ NumpyArray mxfp8_weight_only_mm_reference(const HostArray& a, const HostArray& w
     fail<DtypeError>(fn, "a", "a float16 or uint16 (bf16 bits) array", numpy_name(a.dtype()));
   const ConstMatrixView av = host_view(fn, "a", a, a_type);
   const ConstMxOperand wop(host_view(fn, "w", w, parse_dtype(fn, "w_dtype", w_dtype)),
-                           host_view(fn, "scales_w", scales_w, DType::E8M0), parse_layout(fn, layout));
+                           host_view(fn, "scales_w", scales_w, DType::E8M0), parse_layout(fn, layout),
+                           parse_order(fn, weight_order));
   ConstMatrixView bv;
   if (bias) {
     if (bias->ndim() != 1) fail(fn, "bias", "a 1-D array of N values", concat(bias->ndim(), "-D"));
@@ -252,6 +260,18 @@ NumpyArray dequantize_mxfp8_reference(const HostArray& data, const HostArray& sc
   {
     nb::gil_scoped_release release;
     mxgemm::dequantize_mxfp8_reference(q, out.view);
+  }
+  return out.array();
+}
+
+// w (N, K) uint8 codes -> a new (N, K) array of them in the prepacked order.
+NumpyArray mxfp8_prepack_weight_reference(const HostArray& w, const std::string& elem) {
+  constexpr const char* fn = "mxfp8_prepack_weight_reference";
+  const ConstMatrixView wv = host_view(fn, "w", w, parse_dtype(fn, "elem", elem));
+  const NewArray out = new_host_array(wv.rows, wv.cols, wv.dtype);
+  {
+    nb::gil_scoped_release release;
+    mxgemm::mxfp8_prepack_weight_reference(wv, out.view);
   }
   return out.array();
 }
@@ -321,17 +341,26 @@ void mxfp8_scaled_mm_ptr(const DeviceMatrix& a, const DeviceMatrix& b, const Dev
 void mxfp8_weight_only_mm_ptr(const DeviceMatrix& a, const DeviceMatrix& w,
                               const DeviceMatrix& scales_w, std::uintptr_t alpha,
                               const std::optional<DeviceMatrix>& bias, const DeviceMatrix& d,
-                              const std::string& layout, std::uintptr_t stream, bool skip_checks) {
+                              const std::string& layout, std::uintptr_t stream, bool skip_checks,
+                              const std::string& weight_order) {
   constexpr const char* fn = "mxfp8_weight_only_mm";
   const ConstMatrixView av = device_view(fn, "a", a);
   const ConstMxOperand wop(device_view(fn, "w", w), device_view(fn, "scales_w", scales_w),
-                           parse_layout(fn, layout));
+                           parse_layout(fn, layout), parse_order(fn, weight_order));
   ConstMatrixView bv;
   if (bias) bv = device_view(fn, "bias", *bias);
   const MatrixView dv = device_view(fn, "d", d);
   nb::gil_scoped_release release;
   mxgemm::mxfp8_weight_only_mm(av, wop, reinterpret_cast<const float*>(alpha), bias ? &bv : nullptr, dv,
                                as_stream(stream), skip_checks);
+}
+
+void mxfp8_prepack_weight_ptr(const DeviceMatrix& w, const DeviceMatrix& out, std::uintptr_t stream) {
+  constexpr const char* fn = "mxfp8_prepack_weight";
+  const ConstMatrixView wv = device_view(fn, "w", w);
+  const MatrixView ov = device_view(fn, "out", out);
+  nb::gil_scoped_release release;
+  mxgemm::mxfp8_prepack_weight(wv, ov, as_stream(stream));
 }
 
 // `columnwise`: data and scales are the MXFP8 form of x's transpose.
@@ -392,11 +421,18 @@ NB_MODULE(_core, m) {
         "bits), 'fp16' (float16) or 'fp32' (float32). Returns a new (M, N) array.");
   m.def("mxfp8_weight_only_mm_reference", &mxfp8_weight_only_mm_reference, "a"_a, "w"_a,
         "scales_w"_a, "alpha"_a, "out_dtype"_a, "w_dtype"_a = "e4m3", "layout"_a = "swizzled",
-        "bias"_a = nb::none(),
+        "bias"_a = nb::none(), "weight_order"_a = "natural",
         "D = alpha * a @ dequant(w).T (+ bias), exact (fp64 sum, one rounding to out_dtype).\n"
         "a: (M, K) uint16 (bf16 bits) or float16 activations; w: (N, K) uint8 codes of w_dtype;\n"
         "scales_w: uint8 E8M0 bytes in `layout`; bias: None or (N,) float32 / float16 / uint16\n"
-        "(bf16). out_dtype 'bf16' (uint16 bits), 'fp16' or 'fp32'. Returns a new (M, N) array.");
+        "(bf16). out_dtype 'bf16' (uint16 bits), 'fp16' or 'fp32'. weight_order 'natural' or\n"
+        "'prepacked' (w as mxfp8_prepack_weight_reference returns it; K % 32 == 0).\n"
+        "Returns a new (M, N) array.");
+  m.def("mxfp8_prepack_weight_reference", &mxfp8_prepack_weight_reference, "w"_a, "elem"_a = "e4m3",
+        "w (N, K) uint8 codes of elem ('e4m3' or 'e5m2'), K % 32 == 0 -> a new (N, K) array of the\n"
+        "same codes in the prepacked order that mxfp8_weight_only_mm reads with\n"
+        "weight_order='prepacked' (inside each 32-block, element 16h + 8i + 2q + j at byte\n"
+        "8q + 4h + 2i + j).");
   m.def("quantize_mxfp8_reference", &quantize_mxfp8_reference, "x"_a, "elem"_a = "e4m3",
         "rounding"_a = "floor", "layout"_a = "swizzled",
         "x (R, K) float32, float16 or uint16 (bf16 bits) -> (data, scales): data (R, K) uint8\n"
@@ -439,9 +475,11 @@ NB_MODULE(_core, m) {
         "memory, read by the kernel. " MXGEMM_DEVICE_MATRIX_DOC);
   m.def("mxfp8_weight_only_mm_ptr", &mxfp8_weight_only_mm_ptr, "a"_a, "w"_a, "scales_w"_a,
         "alpha"_a, "bias"_a.none(), "d"_a, "layout"_a = "swizzled", "stream"_a = 0,
-        "skip_checks"_a = false,
+        "skip_checks"_a = false, "weight_order"_a = "natural",
         "mxgemm::mxfp8_weight_only_mm on device pointers; bias None or a (pointer, 1, N, N,\n"
-        "dtype) tuple. " MXGEMM_DEVICE_MATRIX_DOC);
+        "dtype) tuple; weight_order 'natural' or 'prepacked'. " MXGEMM_DEVICE_MATRIX_DOC);
+  m.def("mxfp8_prepack_weight_ptr", &mxfp8_prepack_weight_ptr, "w"_a, "out"_a, "stream"_a = 0,
+        "mxgemm::mxfp8_prepack_weight on device pointers (out may be w). " MXGEMM_DEVICE_MATRIX_DOC);
   m.def("quantize_mxfp8_ptr", &quantize_mxfp8_ptr, "x"_a, "data"_a, "scales"_a,
         "rounding"_a = "floor", "layout"_a = "swizzled", "stream"_a = 0,
         "mxgemm::quantize_mxfp8 on device pointers. " MXGEMM_DEVICE_MATRIX_DOC);

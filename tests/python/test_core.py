@@ -308,6 +308,27 @@ def test_weight_only_reference_errors_carry_the_cpp_message():
         mxgemm.mxfp8_weight_only_mm_reference(a[:, :32], w, sw, 1.0, "fp32")
 
 
+def test_prepacked_weight_reference_moves_codes_and_gives_the_natural_weights_product():
+    rng = np.random.default_rng(31)
+    m, n, k = 9, 24, 96
+    a = mxgemm.float32_to_bf16(rng.standard_normal((m, k)).astype(np.float32))
+    w, sw = mxgemm.quantize_mxfp8_reference(rng.standard_normal((n, k)).astype(np.float32))
+    packed = mxgemm.mxfp8_prepack_weight_reference(w)
+    # Inside each 32-block, element 16h + 8i + 2q + j sits at byte 8q + 4h + 2i + j.
+    r = np.arange(32)
+    col = 8 * ((r >> 1) & 3) + 4 * (r >> 4) + 2 * ((r >> 3) & 1) + (r & 1)
+    for blk in range(k // 32):
+        assert np.array_equal(packed[:, 32 * blk + col], w[:, 32 * blk + r])
+    assert not np.array_equal(packed, w)
+    natural = mxgemm.mxfp8_weight_only_mm_reference(a, w, sw, 1.0, "fp32")
+    prepacked = mxgemm.mxfp8_weight_only_mm_reference(a, packed, sw, 1.0, "fp32", weight_order="prepacked")
+    assert np.array_equal(natural, prepacked)
+    with pytest.raises(ValueError, match=re.escape("K (w.cols): expected a multiple of 32 (whole 32-element blocks), got 48")):
+        mxgemm.mxfp8_prepack_weight_reference(np.zeros((2, 48), np.uint8))
+    with pytest.raises(ValueError, match=re.escape("weight_order: expected 'natural' or 'prepacked', got 'x'")):
+        mxgemm.mxfp8_weight_only_mm_reference(a, w, sw, 1.0, "fp32", weight_order="x")
+
+
 # ---- the GPU entry points: validation and backend reporting without touching memory -------------
 
 BACKEND = mxgemm.gemm_backend()

@@ -410,6 +410,39 @@ def test_mxlinear_weight_only_vs_nn_linear():
     assert torch.equal(again(x), got)
 
 
+@requires_gemm
+@requires_quantize
+@pytest.mark.parametrize("m", [1, 12, 300])
+def test_prepacked_weight_gives_the_reference_and_mxlinear_takes_it(m):
+    g = torch.Generator(device=DEV).manual_seed(m)
+    n, k = 136, 512
+    x = torch.randn((m, k), generator=g, device=DEV).to(torch.bfloat16)
+    w, sw = ops.quantize_mxfp8(torch.randn((n, k), generator=g, device=DEV))
+    packed = ops.prepack_weight(w)
+    assert packed.dtype == w.dtype and packed.shape == w.shape
+    assert np.array_equal(as_bytes(packed), mxgemm.mxfp8_prepack_weight_reference(as_bytes(w)))
+    got = ops.mxfp8_weight_only_mm(x, packed, sw, 1.0, None, torch.float32, weight_order="prepacked")
+    host = x.cpu().view(torch.int16).numpy().view(np.uint16)
+    want = mxgemm.mxfp8_weight_only_mm_reference(host, as_bytes(w), as_bytes(sw), 1.0, "fp32")
+    absolute = mxgemm.mxfp8_weight_only_mm_reference(mxgemm.float32_to_bf16(np.abs(mxgemm.bf16_to_float32(host))),
+                                                     as_bytes(w) & 0x7F, as_bytes(sw), 1.0, "fp32")
+    assert np.all(np.abs(got.cpu().double().numpy() - want) <= np.abs(want) * 2.0**-23 + k * 2.0**-23 * absolute)
+    with pytest.raises(mxgemm.UnsupportedError, match="a.dtype: expected bf16 with a prepacked weight"):
+        ops.mxfp8_weight_only_mm(x.half(), packed, sw, weight_order="prepacked")
+    linear = torch.nn.Linear(k, n, device=DEV, dtype=torch.bfloat16)
+    natural = MXLinear.from_linear(linear, weight_only=True)
+    prepacked = MXLinear.from_linear(linear, weight_only=True, prepack=True)
+    loaded = MXLinear.from_mxfp8(natural.weight_data.view(torch.float8_e4m3fn), natural.weight_scales,
+                                 linear.bias, prepack=True)
+    assert torch.equal(prepacked.weight_data, loaded.weight_data)
+    xs = torch.randn((m, k), generator=g, device=DEV).to(torch.float16)  # enters as bf16
+    y0, y1 = natural(xs.to(torch.bfloat16)).float(), prepacked(xs).float()
+    assert ((y1 - y0).norm() / y0.norm()).item() < 1e-2
+    assert torch.equal(loaded(xs), prepacked(xs))
+    with pytest.raises(ValueError, match="prepack: expected weight_only=True"):
+        MXLinear(k, n, prepack=True)
+
+
 @requires_quantize
 def test_error_cases():
     a, sa = quantized_operand(128, 64, 12)
