@@ -903,27 +903,31 @@ TEST(GpuWeightOnly, PromotedSumsAtTheEdgeOfTheRangeBehaveAsTheReference) {
 }
 
 // A weight prepacked on the GPU (mxfp8_prepack_weight, KOrder::Prepacked) on every path that
-// takes it, against the reference of the weight as quantized: the codes form (1..8 rows, its
-// pre-pass in the natural order), the 32-row tiles for 9..16 rows (no skinny kernel, no 16-row
-// width), 17..32 rows with K split among the warpgroups and among clusters, 64-, 128-, 192- and
-// 256-row tiles, several waves, the fp16 values form's pre-pass (forced, natural order), an
-// activation TMA cannot read in place (pitch 5 past K: the natural copy), E4M3 and E5M2, both
-// layouts, bias, alpha, every output type, N tails; bitwise the same run to run; nothing written
-// outside D.
+// takes it, against the reference of the weight as quantized: the skinny kernel (forced, 1..16
+// rows: the activation's words at the prepacked bytes' elements), the streaming kernel's codes form
+// (1..8 rows, its pre-pass in the natural order), its 32-row tiles for 9..16 rows (it has no 16-row
+// width for a prepacked weight), 17..32 rows with K split among the warpgroups and among clusters,
+// 64-, 128-, 192- and 256-row tiles, several waves, the fp16 values form's pre-pass (forced,
+// natural order), an activation TMA cannot read in place (pitch 5 past K: the natural copy), E4M3
+// and E5M2, both layouts, bias, alpha, every output type, N tails; bitwise the same run to run;
+// nothing written outside D.
 TEST(GpuWeightOnly, PrepackedWeightMatchesReferenceOnEveryPath) {
   MXGEMM_REQUIRE_GPU();
   if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "prepacked weights are the sm_90 path's";
   std::mt19937 rng = fresh_rng();
   using Split = detail::StreamSplitK;
   using Values = detail::StreamMxValues;
-  const struct { std::int64_t m, n, k; Split split; Values values; std::int64_t pad; } shapes[] = {
-      {1, 520, 1024, Split::Auto, Values::Auto, 8},       {5, 300, 4096, Split::Auto, Values::Auto, 8},
-      {8, 136, 2080, Split::Auto, Values::Auto, 5},       {12, 520, 1024, Split::Auto, Values::Auto, 8},
-      {16, 1000, 8192, Split::Auto, Values::Auto, 8},     {30, 520, 8192, Split::Always, Values::Auto, 8},
-      {30, 1000, 4096, Split::Clusters, Values::Auto, 8}, {40, 300, 2080, Split::Auto, Values::Auto, 8},
-      {64, 8200, 1024, Split::Auto, Values::Auto, 8},     {100, 136, 2080, Split::Auto, Values::F16, 8},
-      {300, 257, 2048, Split::Auto, Values::Auto, 8},     {40, 300, 1024, Split::Auto, Values::Auto, 5},
-      {2100, 600, 1024, Split::Auto, Values::Auto, 8}};
+  using K = detail::Sm90Kernel;
+  const struct { std::int64_t m, n, k; Split split; Values values; std::int64_t pad; K kernel; } shapes[] = {
+      {1, 520, 1024, Split::Auto, Values::Auto, 8, K::Skinny},       {7, 300, 4096, Split::Auto, Values::Auto, 8, K::Skinny},
+      {12, 136, 2080, Split::Auto, Values::Auto, 8, K::Skinny},      {16, 1000, 1024, Split::Auto, Values::Auto, 8, K::Skinny},
+      {1, 520, 1024, Split::Auto, Values::Auto, 8, K::Streaming},    {5, 300, 4096, Split::Auto, Values::Auto, 8, K::Streaming},
+      {8, 136, 2080, Split::Auto, Values::Auto, 5, K::Auto},         {12, 520, 1024, Split::Auto, Values::Auto, 8, K::Streaming},
+      {16, 1000, 8192, Split::Auto, Values::Auto, 8, K::Streaming},  {30, 520, 8192, Split::Always, Values::Auto, 8, K::Auto},
+      {30, 1000, 4096, Split::Clusters, Values::Auto, 8, K::Auto},   {40, 300, 2080, Split::Auto, Values::Auto, 8, K::Auto},
+      {64, 8200, 1024, Split::Auto, Values::Auto, 8, K::Auto},       {100, 136, 2080, Split::Auto, Values::F16, 8, K::Auto},
+      {300, 257, 2048, Split::Auto, Values::Auto, 8, K::Auto},       {40, 300, 1024, Split::Auto, Values::Auto, 5, K::Auto},
+      {2100, 600, 1024, Split::Auto, Values::Auto, 8, K::Auto}};
   int variant = 0;
   for (const auto& s : shapes) {
     const detail::ScopedStreamSplitK split(s.split);
@@ -940,26 +944,31 @@ TEST(GpuWeightOnly, PrepackedWeightMatchesReferenceOnEveryPath) {
     const ConstMatrixView* b = variant % 2 == 1 ? &bias : nullptr;
     const float alpha = variant % 4 == 3 ? -0.375f : 1.0f;
     const std::string what = shape_name(s.m, s.n, s.k) + " " + dtype_name(w.dtype) + " weight, " + dtype_name(out) +
-                             " out, pitch pad " + std::to_string(s.pad) + ", variant " + std::to_string(variant);
+                             " out, pitch pad " + std::to_string(s.pad) + ", variant " + std::to_string(variant) +
+                             (s.kernel == K::Skinny ? ", skinny" : s.kernel == K::Streaming ? ", streaming" : "");
     ++variant;
-    const GpuResult g = run_weight_only(a, w, b, out, alpha, detail::Sm90Kernel::Auto, 3, /*prepacked=*/true);
+    const GpuResult g = run_weight_only(a, w, b, out, alpha, s.kernel, 3, /*prepacked=*/true);
     EXPECT_TRUE(g.guards_intact && g.gap_untouched) << what << ": written outside the output";
     EXPECT_EQ(g.unwritten, 0) << what << ": outputs left unwritten";
     expect_weight_only_matches(a, w, b, alpha, g, what);
-    EXPECT_EQ(g.out.bytes, run_weight_only(a, w, b, out, alpha, detail::Sm90Kernel::Auto, 3, true).out.bytes)
+    EXPECT_EQ(g.out.bytes, run_weight_only(a, w, b, out, alpha, s.kernel, 3, true).out.bytes)
         << what << ": a second run differs";
   }
 }
 
 // The exact path reads a prepacked weight's elements where they are: weight scales far outside
 // the fast paths' window (tiny, huge, any byte) and a NaN activation give the reference's FP32 bits
-// (as for a natural weight, WeightScalesOutsideTheExactRangeBehaveAsTheReference) on the codes
-// form, the 32-row tiles and the 128-row tiles.
+// (as for a natural weight, WeightScalesOutsideTheExactRangeBehaveAsTheReference) on the skinny
+// kernel, the codes form, the 32-row tiles and the 64-row and wider tiles.
 TEST(GpuWeightOnly, PrepackedWeightOnTheExactPathGivesTheReferencesBits) {
   MXGEMM_REQUIRE_GPU();
   if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "prepacked weights are the sm_90 path's";
   std::mt19937 rng = fresh_rng();
-  const struct { std::int64_t m, k; } shapes[] = {{3, 128}, {5, 4096}, {12, 4096}, {40, 128}, {130, 4096}};
+  using K = detail::Sm90Kernel;
+  const struct { std::int64_t m, k; K kernel; } shapes[] = {{3, 128, K::Skinny},     {12, 4096, K::Skinny},
+                                                             {3, 128, K::Streaming},  {5, 4096, K::Streaming},
+                                                             {12, 4096, K::Streaming}, {40, 128, K::Auto},
+                                                             {130, 4096, K::Auto}};
   const struct { int lo, hi; const char* name; } ranges[] = {{0, 10, "tiny"}, {245, 254, "huge"}, {0, 254, "any"}};
   for (const auto& s : shapes)
     for (const auto& r : ranges) {
@@ -969,7 +978,7 @@ TEST(GpuWeightOnly, PrepackedWeightOnTheExactPathGivesTheReferencesBits) {
       o.scale_lo = r.lo;
       o.scale_hi = r.hi;
       const HostMxOperand w = random_mx_operand(140, s.k, rng, o);
-      const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f, detail::Sm90Kernel::Auto, 3, true);
+      const GpuResult g = run_weight_only(a, w, nullptr, DType::FP32, 1.0f, s.kernel, 3, true);
       EXPECT_TRUE(g.guards_intact && g.gap_untouched) << r.name << ": written outside the output";
       EXPECT_EQ(g.unwritten, 0) << r.name << ": outputs left unwritten";
       EXPECT_EQ(count_differences(g.out, weight_only_reference(a, w, nullptr, DType::FP32, 1.0f)), 0)

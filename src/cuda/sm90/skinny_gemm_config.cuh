@@ -10,12 +10,15 @@ namespace mxgemm::sm90 {
 // kElemW: the weight's fp8 type. kElemX: the activation's: E4M3/E5M2 (MXFP8 activations,
 // multiplied as exact fp16 codes with one fresh accumulator per 32-wide scale block) or BF16
 // (weight-only: the weight dequantized to bf16 values, accumulated across K). kNTiles:
-// 8-row activation tiles (the N of mma.sync m16n8k16).
-template <DType kElemW_, DType kElemX_, int kNTiles_>
+// 8-row activation tiles (the N of mma.sync m16n8k16). kPrepackedW (values form): the weight in
+// KOrder::Prepacked, its 8 bytes of a block a thread's elements 2q + {0, 1, 8, 9, 16, 17, 24, 25},
+// which the thread loads from the activation as four 4-byte words instead of one 16-byte load.
+template <DType kElemW_, DType kElemX_, int kNTiles_, bool kPrepackedW_ = false>
 struct SkinnyGemmConfig {
   static constexpr DType kElemW = kElemW_;
   static constexpr DType kElemX = kElemX_;
   static constexpr bool kValues = kElemX == DType::BF16;
+  static constexpr bool kPrepackedW = kPrepackedW_;
   static constexpr int kNTiles = kNTiles_;
   static constexpr int kWarps = kSkinnyWarps;  // 16 rows of the CTA's 128 each
   static constexpr int kThreads = 32 * kWarps;
@@ -51,6 +54,7 @@ struct SkinnyGemmConfig {
   static_assert(kGroupBlocks == 4, "a group's scales of one row are one 32-bit swizzled word");
   static_assert(kStages >= 2, "a ring needs a stage in flight");
   static_assert(kNTiles == 1 || kNTiles == 2, "built for up to 16 activation rows");
+  static_assert(!kPrepackedW || kValues, "a prepacked weight meets BF16 activations only");
   static_assert(!kXInSmem || kXStageBytes % 1024 == 0, "activation boxes keep the 1 KB alignment of the swizzle");
   static_assert(kMinCtasPerSm * kSmemBytes <= 227 * 1024, "shared memory for kMinCtasPerSm CTAs per SM");
 };

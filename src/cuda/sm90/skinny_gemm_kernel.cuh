@@ -91,13 +91,13 @@ struct SkinnyActivation {
   std::uint32_t sx[Cfg::kNTiles][2];
 };
 
-template <DType kElemW, DType kElemX, int kNTiles>
-__global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kThreads,
-                                  SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kMinCtasPerSm)
+template <DType kElemW, DType kElemX, int kNTiles, bool kPrepackedW = false>
+__global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPrepackedW>::kThreads,
+                                  SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPrepackedW>::kMinCtasPerSm)
     skinny_gemm_sm90_kernel(const __grid_constant__ CUtensorMap tma_w, const __grid_constant__ CUtensorMap tma_x,
                             const __grid_constant__ SkinnyGemmParams p) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
-  using Cfg = SkinnyGemmConfig<kElemW, kElemX, kNTiles>;
+  using Cfg = SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPrepackedW>;
   using Activation = SkinnyActivation<Cfg>;
   using Smem = SkinnySmem<Cfg>;
   static_assert(sizeof(Smem) + 1023 <= Cfg::kSmemBytes, "the smem layout plus alignment slack");
@@ -185,15 +185,18 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
 
   // Not kXInSmem: activation row 8t + g at this lane's 8 elements of block 0 (row 0 past M,
   // with a K limit of 0: nothing is loaded), and the scale rows of activation rows 8t + 2q + e.
+  // The lane's elements of a block: 8q .. 8q + 7 (they meet the weight's bytes 8q .. 8q + 7), or
+  // with a prepacked weight the ones those bytes hold, 2q + {0, 1} + 8 {0, 1, 2, 3}.
   constexpr int kXBytes = Cfg::kValues ? 2 : 1;
+  constexpr int kXFirst = Cfg::kPrepackedW ? 2 : 8;  // x q: the lane's first element of a block
   const std::uint8_t* x_row[kNTiles];
   int x_limit[kNTiles];
   const std::uint8_t* sx_row[kNTiles][2];  // null past M (scale 1)
 #pragma unroll
   for (int t = 0; t < kNTiles; ++t) {
     const int m = 8 * t + g;
-    x_row[t] = static_cast<const std::uint8_t*>(p.x) + (static_cast<std::int64_t>(m < p.m ? m : 0) * p.ldx + 8 * q) * kXBytes;
-    x_limit[t] = m < p.m ? p.k - 8 * q : 0;
+    x_row[t] = static_cast<const std::uint8_t*>(p.x) + (static_cast<std::int64_t>(m < p.m ? m : 0) * p.ldx + kXFirst * q) * kXBytes;
+    x_limit[t] = m < p.m ? p.k - kXFirst * q : 0;
 #pragma unroll
     for (int e = 0; e < 2; ++e) {
       const int ms = 8 * t + 2 * q + e;
@@ -208,7 +211,11 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles>::kTh
 #pragma unroll
       for (int b = 0; b < kG; ++b) {
         const bool valid = (kb + b) * 32 < x_limit[t];
-        if constexpr (Cfg::kValues)
+        if constexpr (Cfg::kPrepackedW) {
+          const auto* words = reinterpret_cast<const unsigned int*>(src + b * 64);  // 8 elements apart: 4 words
+          op.x[t][b] = valid ? make_uint4(__ldg(words), __ldg(words + 4), __ldg(words + 8), __ldg(words + 12))
+                             : make_uint4(0, 0, 0, 0);
+        } else if constexpr (Cfg::kValues)
           op.x[t][b] = valid ? __ldg(reinterpret_cast<const uint4*>(src + b * 64)) : make_uint4(0, 0, 0, 0);
         else
           op.x[t][b] = valid ? __ldg(reinterpret_cast<const uint2*>(src + b * 32)) : make_uint2(0, 0);

@@ -22,11 +22,11 @@ namespace mxgemm::sm90 {
 // tiles, then w's and a's scales when they have to be rewritten as swizzled chunks
 // (scale_prepass.hpp).
 // a: the MXFP8 activation, null in the weight-only GEMM.
-template <DType kElemW, DType kElemX, int kNTiles>
+template <DType kElemW, DType kElemX, int kNTiles, bool kPrepackedW>
 void launch_skinny_kernel(SkinnyGemmParams p, const ConstMxOperand& w, const ConstMxOperand* a,
                           cudaStream_t stream) {
-  using Cfg = SkinnyGemmConfig<kElemW, kElemX, kNTiles>;
-  auto* kernel = &skinny_gemm_sm90_kernel<kElemW, kElemX, kNTiles>;
+  using Cfg = SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPrepackedW>;
+  auto* kernel = &skinny_gemm_sm90_kernel<kElemW, kElemX, kNTiles, kPrepackedW>;
   // CTAs per SM: a property of the compiled kernel and the architecture, asked once.
   static std::atomic<std::uint64_t> configured{0};
   cuda::once_per_device(configured, [&] {

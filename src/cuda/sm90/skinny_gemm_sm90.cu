@@ -19,10 +19,10 @@ SkinnyGemmParams base_params(std::int64_t m, const ConstMxOperand& w, const floa
   return p;
 }
 
-template <DType kElemW, DType kElemX>
+template <DType kElemW, DType kElemX, bool kPrepackedW = false>
 void launch_width(const SkinnyGemmParams& p, const ConstMxOperand& w, const ConstMxOperand* a, cudaStream_t stream) {
-  if (p.m <= 8) launch_skinny_kernel<kElemW, kElemX, 1>(p, w, a, stream);
-  else launch_skinny_kernel<kElemW, kElemX, 2>(p, w, a, stream);
+  if (p.m <= 8) launch_skinny_kernel<kElemW, kElemX, 1, kPrepackedW>(p, w, a, stream);
+  else launch_skinny_kernel<kElemW, kElemX, 2, kPrepackedW>(p, w, a, stream);
 }
 
 }  // namespace
@@ -58,10 +58,8 @@ bool skinny_gemm_preferred(std::int64_t m, std::int64_t n, std::int64_t k, bool 
 }
 
 bool skinny_weight_only_supports(const ConstMatrixView& a, const ConstMxOperand& w) {
-  // (BF16 activations only: FP16 ones take the streaming kernel's fp16 values form. Natural
-  // weights only: the kernel reads a block's 8 activation elements where it reads the weight's
-  // 8 bytes, which a prepacked weight does not allow.)
-  return a.dtype == DType::BF16 && w.order == KOrder::Natural && skinny_gemm_supports(a.rows, w.data.rows, w.data.cols) &&
+  // (BF16 activations only: FP16 ones take the streaming kernel's fp16 values form.)
+  return a.dtype == DType::BF16 && skinny_gemm_supports(a.rows, w.data.rows, w.data.cols) &&
          reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 &&
          (a.row_stride * 2) % 16 == 0;
 }
@@ -76,8 +74,15 @@ void launch_skinny_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
     p.out.bias = bias->data;
     p.out.bias_dtype = bias->dtype;
   }
-  if (w.data.dtype == DType::E4M3) launch_width<DType::E4M3, DType::BF16>(p, w, nullptr, stream);
-  else launch_width<DType::E5M2, DType::BF16>(p, w, nullptr, stream);
+  const bool e4m3 = w.data.dtype == DType::E4M3;
+  if (w.order == KOrder::Prepacked) {
+    if (e4m3) launch_width<DType::E4M3, DType::BF16, true>(p, w, nullptr, stream);
+    else launch_width<DType::E5M2, DType::BF16, true>(p, w, nullptr, stream);
+  } else if (e4m3) {
+    launch_width<DType::E4M3, DType::BF16>(p, w, nullptr, stream);
+  } else {
+    launch_width<DType::E5M2, DType::BF16>(p, w, nullptr, stream);
+  }
 }
 
 }  // namespace mxgemm::sm90

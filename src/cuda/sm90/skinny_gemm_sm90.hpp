@@ -72,9 +72,10 @@ void launch_skinny_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
                                const ConstMatrixView* bias, const MatrixView& d, cudaStream_t stream);
 
 // One instantiation per weight type, activation type (fp8 codes or BF16 values) and number
-// of 8-row activation tiles, in skinny_gemm_{codes,values}.cu. w: the weight (its scales),
-// a: the MXFP8 activation (its scales), null for BF16 activations.
-template <DType kElemW, DType kElemX, int kNTiles>
+// of 8-row activation tiles, in skinny_gemm_{codes,values}.cu (kPrepackedW: a weight in
+// KOrder::Prepacked, BF16 activations). w: the weight (its scales), a: the MXFP8 activation (its
+// scales), null for BF16 activations.
+template <DType kElemW, DType kElemX, int kNTiles, bool kPrepackedW = false>
 void launch_skinny_kernel(SkinnyGemmParams p, const ConstMxOperand& w, const ConstMxOperand* a,
                           cudaStream_t stream);
 
