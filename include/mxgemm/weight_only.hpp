@@ -15,7 +15,9 @@ namespace mxgemm {
 //
 // a      M x K activations, BF16 or FP16, K contiguous (row_stride >= K), Device.
 // w      N x K weight, E4M3 or E5M2 with E8M0 scales in either layout (as in
-//        mxfp8_scaled_mm's operand b), Device.
+//        mxfp8_scaled_mm's operand b), Device; its elements in the natural order or prepacked
+//        (w.order == KOrder::Prepacked, mxgemm/prepack.hpp: K % 32 == 0, and on Hopper BF16
+//        activations only, FP16 ones refused with UnsupportedError).
 // alpha  pointer to one fp32 in Device memory, read by the kernel.
 // bias   null, or a 1 x N row of FP32, BF16 or FP16 in Device memory.
 // d      M x N, BF16, FP16 or FP32, row-major (row_stride >= N), Device.
