@@ -1,7 +1,9 @@
 // The prepacked weight order (KOrder::Prepacked, mxgemm/prepack.hpp) on the host: the column
 // maps of layout.hpp against the definition, mxfp8_prepack_weight_reference (out of place and
 // in place), the weight-only reference reading a prepacked weight (the natural weight's bits),
-// and the refusals: K % 32, every entry point but the weight-only GEMM's.
+// and the refusals: K % 32, every entry point but the weight-only GEMM's, and the GPU prepack's
+// argument checks.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -117,6 +119,48 @@ TEST(PrepackedOrder, Refusals) {
   bad.order = static_cast<KOrder>(7);
   expect_error<ArgumentError>([&] { mxfp8_scaled_mm_reference(x.view(), bad, 1.0f, d.view()); },
                               {"b.order: expected natural or prepacked", "got value 7"});
+}
+
+// The GPU prepack's checks, each by name, before anything runs: on device memory where a CUDA
+// device is present, else on host memory declared Device (no driver to ask; a valid call then
+// reports that no GPU can run it instead of crashing).
+TEST(PrepackedOrder, GpuPrepackRefusesBadViews) {
+  int devices = 0;
+  const bool gpu = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+  if (!gpu) cudaGetLastError();
+  constexpr std::size_t kBytes = 2 * 4 * 96;  // w and out: 4 rows of up to 96 bytes each
+  alignas(16) static std::uint8_t host[kBytes];
+  std::uint8_t* base = host;
+  if (gpu) ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&base), kBytes), cudaSuccess);
+  std::uint8_t* const w = base;
+  std::uint8_t* const out = base + kBytes / 2;
+  auto cw = [&](std::uint8_t* p, std::int64_t k, std::int64_t stride, DType t = DType::E4M3) {
+    return ConstMatrixView(p, 4, k, stride, t, Memory::Device);
+  };
+  auto mo = [&](std::uint8_t* p, std::int64_t k, std::int64_t stride, DType t = DType::E4M3) {
+    return MatrixView(p, 4, k, stride, t, Memory::Device);
+  };
+  constexpr const char* fn = "mxfp8_prepack_weight";
+  expect_error<ArgumentError>([&] { mxfp8_prepack_weight(cw(w + 8, 64, 64), mo(out, 64, 64)); },
+                              {fn, "w: expected a 16-byte aligned address", "got address 0x"});
+  expect_error<ArgumentError>([&] { mxfp8_prepack_weight(cw(w, 32, 40), mo(out, 32, 40)); },
+                              {fn, "w.row_stride: expected a multiple of 16 elements (16 bytes), got 40"});
+  expect_error<ArgumentError>([&] { mxfp8_prepack_weight(cw(w, 32, 32), mo(out, 32, 40)); },
+                              {fn, "out.row_stride: expected a multiple of 16 elements (16 bytes), got 40"});
+  expect_error<ArgumentError>([&] { mxfp8_prepack_weight(cw(w, 64, 64), mo(out, 32, 64)); },
+                              {fn, "out shape: expected 4x64 (the shape of w), got 4x32"});
+  expect_error<ArgumentError>([&] { mxfp8_prepack_weight(cw(w, 48, 48), mo(out, 48, 48)); },
+                              {fn, "K (w.cols): expected a multiple of 32", "got 48"});
+  expect_error<DtypeError>([&] { mxfp8_prepack_weight(cw(w, 32, 32, DType::BF16), mo(out, 32, 32)); },
+                           {fn, "w.dtype: expected e4m3 or e5m2, got bf16"});
+  expect_error<ArgumentError>([&] { mxfp8_prepack_weight(cw(w, 64, 64), mo(w + 16, 64, 64)); },
+                              {fn, "out: expected memory disjoint from w"});
+  if (gpu) {
+    ASSERT_EQ(cudaFree(base), cudaSuccess);
+  } else {
+    expect_error<UnsupportedError>([&] { mxfp8_prepack_weight(cw(w, 64, 64), mo(out, 64, 64)); },
+                                   {fn, "no GPU backend can run here"});
+  }
 }
 
 }  // namespace

@@ -24,15 +24,15 @@ struct PrepackParams {
   std::int64_t blocks;  // rows x blocks_per_row
 };
 
-// Output word 2q + h of a block (bytes 8q + 4h + 2i + j) holds elements 16h + 8i + 2q + j:
-// for i = 0 and 1 the 16-bit pairs 8h + q and 8h + 4 + q of the input, i.e. half q % 2 of
-// input words 4h + q / 2 and 4h + 2 + q / 2.
+// Output word o of a block (bytes 4o .. 4o + 3) holds two pairs of consecutive elements, from
+// prepacked_element(4o) and prepacked_element(4o + 2) (layout.hpp), each the low or high half of
+// an input word: one byte permute a word, every index a constant.
 __device__ __forceinline__ void prepack_block(const std::uint32_t (&in)[8], std::uint32_t (&out)[8]) {
 #pragma unroll
-  for (int q = 0; q < 4; ++q)
-#pragma unroll
-    for (int h = 0; h < 2; ++h)
-      out[2 * q + h] = __byte_perm(in[4 * h + q / 2], in[4 * h + 2 + q / 2], (q & 1) ? 0x7632 : 0x5410);
+  for (int o = 0; o < 8; ++o) {
+    const int lo = static_cast<int>(prepacked_element(4 * o)), hi = static_cast<int>(prepacked_element(4 * o + 2));
+    out[o] = __byte_perm(in[lo / 4], in[hi / 4], (lo % 4 == 0 ? 0x0010 : 0x0032) | (hi % 4 == 0 ? 0x5400 : 0x7600));
+  }
 }
 
 __global__ void __launch_bounds__(kThreads) prepack_weight_kernel(const PrepackParams p) {

@@ -30,6 +30,11 @@ __device__ __forceinline__ double e8m0_to_double(std::uint32_t s) {
                     : __longlong_as_double(static_cast<long long>(s + 1023 - 127) << 52);
 }
 
+// A BF16 or FP16 element's bits as its value (exact in fp32).
+__device__ __forceinline__ float wide_element_value(DType dtype, unsigned short bits) {
+  return dtype == DType::BF16 ? __bfloat162float(__ushort_as_bfloat16(bits)) : __half2float(__ushort_as_half(bits));
+}
+
 // Elements k..k+3 of row `row` of `op` as fp64 (k a multiple of 4), unscaled.
 __device__ __forceinline__ void exact_elements(const ExactOperand& op, std::int64_t row, int k, double (&v)[4]) {
   if (op.dtype == DType::E4M3 || op.dtype == DType::E5M2) {
@@ -47,8 +52,7 @@ __device__ __forceinline__ void exact_elements(const ExactOperand& op, std::int6
   }
   const auto* src = static_cast<const unsigned short*>(op.data) + row * op.stride + k;
 #pragma unroll
-  for (int j = 0; j < 4; ++j)
-    v[j] = op.dtype == DType::BF16 ? __bfloat162float(__ushort_as_bfloat16(src[j])) : __half2float(__ushort_as_half(src[j]));
+  for (int j = 0; j < 4; ++j) v[j] = wide_element_value(op.dtype, src[j]);
 }
 
 // The activation elements that a prepacked weight's columns p..p+3 (p a multiple of 4) meet:
@@ -58,8 +62,7 @@ __device__ __forceinline__ void exact_prepacked_partners(const ExactOperand& x, 
   const auto* src = static_cast<const unsigned short*>(x.data) + row * x.stride + prepacked_element(p);
   const int at[4] = {0, 1, 8, 9};
 #pragma unroll
-  for (int j = 0; j < 4; ++j)
-    v[j] = x.dtype == DType::BF16 ? __bfloat162float(__ushort_as_bfloat16(src[at[j]])) : __half2float(__ushort_as_half(src[at[j]]));
+  for (int j = 0; j < 4; ++j) v[j] = wide_element_value(x.dtype, src[at[j]]);
 }
 
 template <typename T>

@@ -189,6 +189,8 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPre
   // with a prepacked weight the ones those bytes hold, 2q + {0, 1} + 8 {0, 1, 2, 3}.
   constexpr int kXBytes = Cfg::kValues ? 2 : 1;
   constexpr int kXFirst = Cfg::kPrepackedW ? 2 : 8;  // x q: the lane's first element of a block
+  static_assert(prepacked_element(8) == 2 && prepacked_element(2) == 8 && prepacked_element(4) == 16,
+                "the prepacked map of layout.hpp: lane q's bytes hold elements 2q + 8 {0, 1, 2, 3} (+ 0, 1)");
   const std::uint8_t* x_row[kNTiles];
   int x_limit[kNTiles];
   const std::uint8_t* sx_row[kNTiles][2];  // null past M (scale 1)
