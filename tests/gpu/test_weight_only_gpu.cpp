@@ -905,8 +905,9 @@ TEST(GpuWeightOnly, PromotedSumsAtTheEdgeOfTheRangeBehaveAsTheReference) {
 // A weight prepacked on the GPU (mxfp8_prepack_weight, KOrder::Prepacked) on every path that
 // takes it, against the reference of the weight as quantized: the skinny kernel (forced, 1..16
 // rows: the activation's words at the prepacked bytes' elements), the streaming kernel's codes form
-// (1..8 rows, its pre-pass in the natural order), its 32-row tiles for 9..16 rows (it has no 16-row
-// width for a prepacked weight), 17..32 rows with K split among the warpgroups and among clusters,
+// (1..8 rows, its pre-pass in the natural order), its 16-row tiles in the permuted order for 9..16
+// rows (whole tiles, K split among the warpgroups and among clusters), 17..32 rows with K split
+// among the warpgroups and among clusters,
 // 64-, 128-, 192- and 256-row tiles, several waves, the fp16 values form's pre-pass (forced,
 // natural order), an activation TMA cannot read in place (pitch 5 past K: the natural copy), E4M3
 // and E5M2, both layouts, bias, alpha, every output type, N tails; bitwise the same run to run;
@@ -923,7 +924,8 @@ TEST(GpuWeightOnly, PrepackedWeightMatchesReferenceOnEveryPath) {
       {12, 136, 2080, Split::Auto, Values::Auto, 8, K::Skinny},      {16, 1000, 1024, Split::Auto, Values::Auto, 8, K::Skinny},
       {1, 520, 1024, Split::Auto, Values::Auto, 8, K::Streaming},    {5, 300, 4096, Split::Auto, Values::Auto, 8, K::Streaming},
       {8, 136, 2080, Split::Auto, Values::Auto, 5, K::Auto},         {12, 520, 1024, Split::Auto, Values::Auto, 8, K::Streaming},
-      {16, 1000, 8192, Split::Auto, Values::Auto, 8, K::Streaming},  {30, 520, 8192, Split::Always, Values::Auto, 8, K::Auto},
+      {16, 1000, 8192, Split::Never, Values::Auto, 8, K::Streaming}, {10, 1000, 8192, Split::Always, Values::Auto, 8, K::Streaming},
+      {16, 1000, 4096, Split::Clusters, Values::Auto, 5, K::Streaming}, {30, 520, 8192, Split::Always, Values::Auto, 8, K::Auto},
       {30, 1000, 4096, Split::Clusters, Values::Auto, 8, K::Auto},   {40, 300, 2080, Split::Auto, Values::Auto, 8, K::Auto},
       {64, 8200, 1024, Split::Auto, Values::Auto, 8, K::Auto},       {100, 136, 2080, Split::Auto, Values::F16, 8, K::Auto},
       {300, 257, 2048, Split::Auto, Values::Auto, 8, K::Auto},       {40, 300, 1024, Split::Auto, Values::Auto, 5, K::Auto},
@@ -959,7 +961,7 @@ TEST(GpuWeightOnly, PrepackedWeightMatchesReferenceOnEveryPath) {
 // The exact path reads a prepacked weight's elements where they are: weight scales far outside
 // the fast paths' window (tiny, huge, any byte) and a NaN activation give the reference's FP32 bits
 // (as for a natural weight, WeightScalesOutsideTheExactRangeBehaveAsTheReference) on the skinny
-// kernel, the codes form, the 32-row tiles and the 64-row and wider tiles.
+// kernel, the codes form, the 16-row tiles and the 64-row and wider tiles.
 TEST(GpuWeightOnly, PrepackedWeightOnTheExactPathGivesTheReferencesBits) {
   MXGEMM_REQUIRE_GPU();
   if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "prepacked weights are the sm_90 path's";

@@ -413,8 +413,11 @@ void launch_rows(const StreamLaunch& l, const ConstMxOperand& b, bool mx_activat
   if (l.m <= 8) launch_padded<8, true>(l, b, prepass, stream);
   else if (l.m <= 16 && mx_activation) launch_padded<16, true>(l, b, prepass, stream);
   // A prepacked weight (its bytes already in the permuted order) meets the activation in its own
-  // order in the permuted-order instances: the 32-row width for 9..16 rows, which has no 16-row one.
-  else if (b.order == KOrder::Prepacked) launch_values<true>(l, b, prepass, stream);
+  // order in the permuted-order instances.
+  else if (b.order == KOrder::Prepacked) {
+    if (l.m <= 16) launch_padded<16, false, true>(l, b, prepass, stream);
+    else launch_values<true>(l, b, prepass, stream);
+  }
   else if (l.m <= 16) launch_padded<16, false>(l, b, prepass, stream);
   else if (mx_activation || l.x_f16_rows || l.x_bf16_permuted) launch_values<true>(l, b, prepass, stream);
   else launch_values<false>(l, b, prepass, stream);
