@@ -2,9 +2,9 @@
 # Session 72, call 2 (any H100 or H200; the GPU's name is in logs/smi.log): the 16-row tiles in the
 # permuted K order for 9..16 BF16 rows on a prepacked weight (they ran on the 32-row tiles before).
 #  1. GPU tests: the weight-only suite (prepacked weights on every path) and the prepack.
-#  2. The decode weight-only suite, natural against prepacked weights (9..16 rows are the change).
-#  3. On an H200 only: issue #7's large weight-only suite, natural against prepacked, two rounds
+#  2. On an H200 only: issue #7's large weight-only suite, natural against prepacked, two rounds
 #     in alternated order, then the mid suite one round each way.
+#  3. The decode weight-only suite, natural against prepacked weights (9..16 rows are the change).
 # Binaries: .device/next/{bench,gpu_tests}.xz (this commit's build, sm_90a); carry [".device/next"].
 # BUDGET (default 540) caps the whole call.
 set -u
@@ -17,10 +17,6 @@ unpack bench gpu_tests
 limited 150 /tmp/gpu_tests --gtest_filter='GpuWeightOnly.*:GpuPrepack.*' > $L/tests_wo.log 2>&1
 stamp "tests GpuWeightOnly+GpuPrepack rc=$? $(grep -E '^\[  (PASSED|FAILED)  \]' $L/tests_wo.log | tr '\n' ' ')"
 cd $OUT
-for v in natural prepacked; do
-  limited 75 /tmp/bench --suite decode --iters 20 --mode weight-only --weight-order $v > logs/decode_${v}_r1.log 2>&1
-  stamp "decode $v rc=$? $(grep -A1 'geometric mean' logs/decode_${v}_r1.log | tail -1)"
-done
 if grep -q H200 logs/smi.log; then
   for r in 1 2; do
     order="natural prepacked"; [ $r = 2 ] && order="prepacked natural"
@@ -34,6 +30,10 @@ if grep -q H200 logs/smi.log; then
     stamp "mid $v rc=$? $(grep -A1 'geometric mean' logs/mid_${v}_r1.log | tail -1)"
   done
 fi
+for v in natural prepacked; do
+  limited 75 /tmp/bench --suite decode --iters 20 --mode weight-only --weight-order $v > logs/decode_${v}_r1.log 2>&1
+  stamp "decode $v rc=$? $(grep -A1 'geometric mean' logs/decode_${v}_r1.log | tail -1)"
+done
 tar czf logs.tgz logs
 grep -E '^\[  (FAILED|PASSED)|FAILED' logs/tests_wo.log | head -20
 [ -f logs/large_natural_r1.log ] && table large natural prepacked
