@@ -183,6 +183,7 @@ int run(const Options& o, const std::vector<Shape>& shapes) {
   if (o.promote != "auto") std::printf("mxgemm column: the wide tiles' promotion of their sums: %s\n", o.promote.c_str());
   if (o.mx_values != "auto") std::printf("mxgemm column: the streaming kernel's values form: %s\n", o.mx_values.c_str());
   if (o.prepacked_weight()) std::printf("mxgemm column: the weight prepacked (mxfp8_prepack_weight, KOrder::Prepacked)\n");
+  if (o.compare_prepacked_weight()) std::printf("comparison column: the weight prepacked\n");
   std::printf("device: %s, %d SMs, L2 %.0f MiB; mxgemm backend: %s; cuBLASLt %zu; bf16 via %s; "
               "fp8 fast accumulation %s\n",
               gpu.prop.name, gpu.prop.multiProcessorCount, l2_mb, info.name.c_str(),
@@ -394,7 +395,10 @@ int main(int argc, char** argv) {
   app.add_option("--weight-order", o.weight_order,
                  "weight-only modes, mxgemm column: the weight as quantized (natural) or prepacked by "
                  "mxfp8_prepack_weight before the timing (KOrder::Prepacked); the comparison column keeps "
-                 "the natural order")
+                 "the natural order (--compare-weight-order)")
+      ->check(CLI::IsMember({"natural", "prepacked"}));
+  app.add_option("--compare-weight-order", o.compare_weight_order,
+                 "weight-only modes: --weight-order for the comparison column (--compare-kernel)")
       ->check(CLI::IsMember({"natural", "prepacked"}));
   app.add_option("--mx-values", o.mx_values,
                  "the streaming kernel's values form (mxgemm column): auto (the library's), bf16 (the "

@@ -103,6 +103,10 @@ struct Options {
   // "prepacked" (mxfp8_prepack_weight once per copy, outside the timing; KOrder::Prepacked).
   std::string weight_order = "natural";
   bool prepacked_weight() const { return weight_only() && weight_order == "prepacked"; }
+  // The same for the comparison column (--compare-kernel), so that two kernels can be timed on a
+  // prepacked weight in one run.
+  std::string compare_weight_order = "natural";
+  bool compare_prepacked_weight() const { return weight_only() && compare_weight_order == "prepacked"; }
   std::string mx_values = "auto";
   detail::StreamMxValues mx_values_mode() const {
     return mx_values == "bf16"             ? detail::StreamMxValues::Bf16

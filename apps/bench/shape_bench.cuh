@@ -88,7 +88,7 @@ class ShapeBench {
       }
       upload(a_f16_, a_f16.data(), 2 * am, cb_);
     }
-    if (o.prepacked_weight()) {  // prepacked copies beside the natural ones (the peers dequantize those)
+    if (o.prepacked_weight() || o.compare_prepacked_weight()) {  // beside the natural copies (the peers dequantize those)
       b_qp_.clear();
       for (int c = 0; c < cm_; ++c) {
         b_qp_.emplace_back(bn);
@@ -357,7 +357,8 @@ class ShapeBench {
   }
   // The weight-only GEMM's weight for method m (kMx or kMxTiled), copy c.
   ConstMxOperand weight_op(Method m, int c) const {
-    if (m != kMx || !o_.prepacked_weight()) return mx_op(b_q_[c], b_s_[c], sh_.n);
+    const bool prepacked = m == kMx ? o_.prepacked_weight() : o_.compare_prepacked_weight();
+    if (!prepacked) return mx_op(b_q_[c], b_s_[c], sh_.n);
     ConstMxOperand w = mx_op(b_qp_[c], b_s_[c], sh_.n);
     w.order = KOrder::Prepacked;
     return w;
