@@ -907,11 +907,10 @@ TEST(GpuWeightOnly, PromotedSumsAtTheEdgeOfTheRangeBehaveAsTheReference) {
 // rows: the activation's words at the prepacked bytes' elements), the streaming kernel's codes form
 // (1..8 rows, its pre-pass in the natural order), its 16-row tiles in the permuted order for 9..16
 // rows (whole tiles, K split among the warpgroups and among clusters), 17..32 rows with K split
-// among the warpgroups and among clusters,
-// 64-, 128-, 192- and 256-row tiles, several waves, the fp16 values form's pre-pass (forced,
-// natural order), an activation TMA cannot read in place (pitch 5 past K: the natural copy), E4M3
-// and E5M2, both layouts, bias, alpha, every output type, N tails; bitwise the same run to run;
-// nothing written outside D.
+// among the warpgroups and among clusters, 64-, 128-, 192- and 256-row tiles, several waves, the
+// fp16 values form's pre-pass (forced, natural order), an activation TMA cannot read in place
+// (pitch 5 past K: the natural copy), E4M3 and E5M2, both layouts, bias, alpha, every output
+// type, N tails; bitwise the same run to run; nothing written outside D.
 TEST(GpuWeightOnly, PrepackedWeightMatchesReferenceOnEveryPath) {
   MXGEMM_REQUIRE_GPU();
   if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "prepacked weights are the sm_90 path's";

@@ -124,17 +124,17 @@ void launch_stream_kernel(const CUtensorMap& tma_w, const CUtensorMap& tma_x, co
   // with FP16 activations; E5M2 MXFP8 operands keep the bf16 form).
   // The 16-row permuted order runs BF16 rows on prepacked weights only (launch_rows): MXFP8 rows
   // that few take the codes form, and BF16 ones reach the fp16 form from 17 rows
-  // (bf16_rows_in_f16), so that instance is not built.
-  if constexpr (!kCodes && !(kMPad == 16 && kPermutedX)) {
+  // (StreamLaunch::x_f16_rows), so that instance is not built.
+  if constexpr (!kCodes) {
     if (f16_values) {
-      launch_stream_instance<kMPad, DType::E4M3, false, kPermutedX, kSplitK, true>(tma_w, tma_x, tma_sx, p, stream);
-      return;
+      if constexpr (kMPad == 16 && kPermutedX)
+        detail::fail<UnsupportedError>("launch_stream_kernel", "f16_values",
+                                       "false at 16 rows in the permuted K order", "true");
+      else {
+        launch_stream_instance<kMPad, DType::E4M3, false, kPermutedX, kSplitK, true>(tma_w, tma_x, tma_sx, p, stream);
+        return;
+      }
     }
-  }
-  if constexpr (kMPad == 16 && kPermutedX) {
-    if (f16_values)
-      detail::fail<UnsupportedError>("launch_stream_kernel", "f16_values", "false at 16 rows in the permuted K order",
-                                     "true");
   }
   if (w_dtype == DType::E4M3)
     launch_stream_instance<kMPad, DType::E4M3, kCodes, kPermutedX, kSplitK>(tma_w, tma_x, tma_sx, p, stream);

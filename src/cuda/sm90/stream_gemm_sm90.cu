@@ -496,8 +496,11 @@ void launch_stream_weight_only(const ConstMatrixView& a, const ConstMxOperand& w
   }
   const std::int64_t kp = scale_cols(a.cols) * 32;
   for_each_row_range(a.rows, kp, [&](std::int64_t row0, std::int64_t rows) {
+    // (A last range of 16 rows or fewer takes neither form: x_f16_rows and x_bf16_permuted are
+    // for more than 16 rows.)
     const StreamLaunch l{kWeightOnly, static_cast<int>(rows), alpha, bias_data, bias_dtype, rows_of(d, row0, rows),
-                         nullptr, 0, exact_operand(a), static_cast<int>(row0), f16_rows, permuted_rows};
+                         nullptr, 0, exact_operand(a), static_cast<int>(row0), f16_rows && rows > 16,
+                         permuted_rows && rows > 16};
     launch_rows(l, w, /*mx_activation=*/false, prepass_rows(row0, rows), stream);
   });
 }
