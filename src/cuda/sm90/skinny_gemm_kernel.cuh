@@ -8,8 +8,9 @@
 // swizzle, kStages deep, an mbarrier per stage) and lanes 0..15 copy the rows' scale words
 // (cp.async), so several units of HBM reads are in flight per warp without holding
 // registers. The activation, which every warp reads and L2 holds, is loaded into registers a
-// unit ahead (up to 8 rows), or rides in the stage as a second TMA box with its scale words
-// (9..16 rows; skinny_gemm_config.cuh: kXInSmem). No CTA-wide barrier anywhere: each warp
+// unit ahead (up to 8 rows), or rides in the stage as TMA boxes, with its scale words in the
+// codes form (9..16 MXFP8 rows; up to 8 BF16 rows on a prepacked weight; skinny_gemm_config.cuh:
+// kXInSmem). No CTA-wide barrier anywhere: each warp
 // waits for its own loads only (a CTA-wide activation ring, refilled once every warp was
 // done with a slot, measured slower). TMA, not per-thread copies: those stalled near 2.3 TB/s
 // however deep the ring (likely the SM's limit on outstanding loads; docs/skinny-kernel.md).
@@ -69,7 +70,7 @@ __device__ __forceinline__ float scale_float(std::uint32_t word, int b) {
 // TMA writes them with the 128-byte swizzle (16-byte chunk c of row r at chunk position
 // c ^ (r % 8)), the rows' scale words of the group (block 4 group + b in byte b), and the
 // barrier the TMA load completes on.
-// With kXInSmem the stage also holds the unit's activation box and the scale words of the
+// With kXInSmem the stage also holds the unit's activation boxes and (codes form) the scale words of the
 // activation rows (skinny_gemm_config.cuh).
 template <typename Cfg>
 struct alignas(1024) SkinnySmem {
@@ -161,7 +162,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPre
     smem.exact_count[warp] = 0;
   }
   __syncwarp();
-  const std::uint8_t* sx_lane = Cfg::kXInSmem && lane >= kSkinnyTileRows && lane - kSkinnyTileRows < Cfg::kSxWords
+  const std::uint8_t* sx_lane = Cfg::kXInSmem && !Cfg::kValues && lane >= kSkinnyTileRows && lane - kSkinnyTileRows < Cfg::kSxWords
                                     ? p.sx + swizzled_scale_offset(lane - kSkinnyTileRows, 0, p.kblocks)
                                     : nullptr;
   // The weight is read once (up to 16 activation rows: one tile): an L2 evict_first policy
@@ -175,7 +176,14 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPre
       ptx::mbarrier_arrive_expect_tx(bar_smem + 8 * stage, kSkinnyTileRows * 128 + (Cfg::kXInSmem ? Cfg::kXStageBytes : 0));
       ptx::tma_load_2d(w_smem + kWStage * stage, &tma_w, bar_smem + 8 * stage, c.group * 128, warp_row0(c.tile),
                        w_policy);
-      if constexpr (Cfg::kXInSmem) ptx::tma_load_2d(x_smem + kXStage * stage, &tma_x, bar_smem + 8 * stage, c.group * 128, 0);
+      if constexpr (Cfg::kXInSmem) {
+        // The unit's activation bytes: 128 of each row (codes) or 256 as two boxes (values).
+        constexpr int kBoxes = Cfg::kXStageBytes / (Cfg::kXBoxRows * 128);
+#pragma unroll
+        for (int x = 0; x < kBoxes; ++x)
+          ptx::tma_load_2d(x_smem + kXStage * stage + Cfg::kXBoxRows * 128 * x, &tma_x, bar_smem + 8 * stage,
+                           (c.group * kBoxes + x) * 128, 0);
+      }
     }
     if (lane < kSkinnyTileRows)
       cuda::cp_async_4(sw_smem + kSwStage * stage + 4 * lane, c.scale_row + c.group * kSwizzleTileBytes);
@@ -253,6 +261,15 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPre
   std::uint32_t frag_at[kG];
 #pragma unroll
   for (int b = 0; b < kG; ++b) frag_at[b] = g * 128 + 16 * ((2 * b + (q >> 1)) ^ g) + 8 * (q & 1);
+  // Values form, kXInSmem: this lane's row address for ldmatrix.x4 of block b, whose matrix i
+  // is elements 8i .. 8i + 7 of the block (box b / 2, 16-byte chunk 4 (b % 2) + i of row r):
+  // lane 4g + q then holds elements 2q + 8i (+ 0, 1) of row g in word i, the prepacked order.
+  [[maybe_unused]] std::uint32_t xfrag_at[kG];
+#pragma unroll
+  for (int b = 0; b < kG; ++b) {
+    const int r = lane & 7, i = lane >> 3;
+    xfrag_at[b] = 1024 * (b / 2) + r * 128 + 16 * ((4 * (b % 2) + i) ^ r);
+  }
 
   // Block b of the group, k16 step s: the A fragment from the two weight rows' words s.
   // kPlain: the codes form's scales of the group need no special case (has_special_scale).
@@ -286,6 +303,11 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPre
         for (int h = 0; h < 2; ++h)
           s2[h] = cuda::bf16_lane_broadcast(cuda::e8m0_pair_to_bf16_lanes(sw[h] >> (16 * (b / 2))), b % 2);
         const uint2 wb[2] = {weight(b, 0), weight(b, 1)};
+        uint4 xs[kNTiles];
+#pragma unroll
+        for (int t = 0; t < kNTiles; ++t)
+          if constexpr (Cfg::kXInSmem) xs[t] = ptx::ldmatrix_x4(x_stage + xfrag_at[b]);
+          else xs[t] = op.x[t][b];
 #pragma unroll
         for (int s = 0; s < 2; ++s) {
           const std::uint32_t w0 = s == 0 ? wb[0].x : wb[0].y;
@@ -296,7 +318,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPre
                                       cuda::dequant_pair_bf16x2_mul<kElemW>(cuda::byte_pair(w1, 1), s2[1])};
 #pragma unroll
           for (int t = 0; t < kNTiles; ++t) {
-            const uint4& xv = op.x[t][b];
+            const uint4& xv = xs[t];
             ptx::mma_m16n8k16<true>(part[t], a, s == 0 ? xv.x : xv.z, s == 0 ? xv.y : xv.w);
           }
         }
