@@ -904,7 +904,8 @@ TEST(GpuWeightOnly, PromotedSumsAtTheEdgeOfTheRangeBehaveAsTheReference) {
 
 // A weight prepacked on the GPU (mxfp8_prepack_weight, KOrder::Prepacked) on every path that
 // takes it, against the reference of the weight as quantized: the skinny kernel (forced, 1..16
-// rows: the activation's words at the prepacked bytes' elements), the streaming kernel's codes form
+// rows: up to 8 the activation's TMA boxes in the stage, ldmatrix'd in the prepacked order, K
+// tails included; 9..16 its words at the prepacked bytes' elements), the streaming kernel's codes form
 // (1..8 rows, its pre-pass in the natural order), its 16-row tiles in the permuted order for 9..16
 // rows (whole tiles, K split among the warpgroups and among clusters), 17..32 rows with K split
 // among the warpgroups and among clusters, 64-, 128-, 192- and 256-row tiles, several waves, the
@@ -920,6 +921,7 @@ TEST(GpuWeightOnly, PrepackedWeightMatchesReferenceOnEveryPath) {
   using K = detail::Sm90Kernel;
   const struct { std::int64_t m, n, k; Split split; Values values; std::int64_t pad; K kernel; } shapes[] = {
       {1, 520, 1024, Split::Auto, Values::Auto, 8, K::Skinny},       {7, 300, 4096, Split::Auto, Values::Auto, 8, K::Skinny},
+      {3, 136, 2080, Split::Auto, Values::Auto, 8, K::Skinny},       {8, 257, 1056, Split::Auto, Values::Auto, 16, K::Skinny},
       {12, 136, 2080, Split::Auto, Values::Auto, 8, K::Skinny},      {16, 1000, 1024, Split::Auto, Values::Auto, 8, K::Skinny},
       {1, 520, 1024, Split::Auto, Values::Auto, 8, K::Streaming},    {5, 300, 4096, Split::Auto, Values::Auto, 8, K::Streaming},
       {8, 136, 2080, Split::Auto, Values::Auto, 5, K::Auto},         {12, 520, 1024, Split::Auto, Values::Auto, 8, K::Streaming},
@@ -966,7 +968,7 @@ TEST(GpuWeightOnly, PrepackedWeightOnTheExactPathGivesTheReferencesBits) {
   if (gemm_backend().name.find("sm90") == std::string::npos) GTEST_SKIP() << "prepacked weights are the sm_90 path's";
   std::mt19937 rng = fresh_rng();
   using K = detail::Sm90Kernel;
-  const struct { std::int64_t m, k; K kernel; } shapes[] = {{3, 128, K::Skinny},     {12, 4096, K::Skinny},
+  const struct { std::int64_t m, k; K kernel; } shapes[] = {{3, 128, K::Skinny},     {8, 2080, K::Skinny}, {12, 4096, K::Skinny},
                                                              {3, 128, K::Streaming},  {5, 4096, K::Streaming},
                                                              {12, 4096, K::Streaming}, {40, 128, K::Auto},
                                                              {130, 4096, K::Auto}};
