@@ -363,11 +363,6 @@ __device__ __forceinline__ uint2 ld_shared_u32x2(std::uint32_t addr) {
   asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(addr) : "memory");
   return v;
 }
-__device__ __forceinline__ uint4 ld_shared_u32x4(std::uint32_t addr) {
-  uint4 v;
-  asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
-  return v;
-}
 // Four 8 x 8 matrices of 16-bit elements: lane 8i + r gives the address of matrix i's row r
 // (16 bytes); lane 4g + q receives elements 2q, 2q + 1 of row g of matrix i in word i.
 __device__ __forceinline__ uint4 ldmatrix_x4(std::uint32_t addr) {

@@ -27,16 +27,16 @@ struct SkinnyGemmConfig {
   // Where the activation comes from. Codes form with two tiles (9..16 rows): each warp's
   // stage also holds the unit's 16 activation rows (a second TMA box, rows past M and bytes
   // past K zero, the weight's 128-byte swizzle) and their scale words; registers could not
-  // hold a unit of them ahead. Values form with one tile (up to 8 rows): the stage holds the
-  // unit's 8 bf16 rows (two 128-byte-wide boxes); a block's B fragments are one 16-byte
-  // shared load, or on a prepacked weight one ldmatrix.x4 (from registers that order took
-  // four 4-byte loads a block, 3-14% slower than the natural order on the 8-16 MB weights,
-  // session 72). Otherwise each lane loads its own activation elements into registers a unit
-  // ahead, through the L1 its CTA's warps share. Measured both ways on the H200
-  // (docs/skinny-kernel.md): the stage is faster for 16 rows and the short layers, the
-  // registers for up to 8 on the large layers (which the values form does not run:
-  // weight-only sends those to the streaming kernel).
-  static constexpr bool kXInSmem = (!kValues && kNTiles == 2) || (kValues && kNTiles == 1);
+  // hold a unit of them ahead. Values form on a prepacked weight with one tile (up to 8
+  // rows): the stage holds the unit's 8 bf16 rows (two 128-byte-wide boxes), whose B
+  // fragments one ldmatrix.x4 a block reads in the prepacked order (from registers that
+  // order took four 4-byte loads a block, 3-14% slower than the natural order on the 8-16 MB
+  // weights, session 72). Otherwise each lane loads its own activation elements into
+  // registers a unit ahead, through the L1 its CTA's warps share. Measured both ways on the
+  // H200 (docs/skinny-kernel.md): the stage is faster for 16 rows and the short layers, the
+  // registers for up to 8 on the large layers (which this form does not run: weight-only
+  // sends those to the streaming kernel).
+  static constexpr bool kXInSmem = (!kValues && kNTiles == 2) || (kPrepackedW && kNTiles == 1);
   static constexpr int kXBoxRows = kValues ? 8 : 16;  // activation rows of a stage
   static constexpr int kXStageBytes = kXInSmem ? kXBoxRows * 128 * (kValues ? 2 : 1) : 16;  // 16: a placeholder
   static constexpr int kSxWords = kXInSmem && !kValues ? 16 : 4;
@@ -63,6 +63,7 @@ struct SkinnyGemmConfig {
   static_assert(!kPrepackedW || kValues, "a prepacked weight meets BF16 activations only");
   static_assert(!kXInSmem || kXStageBytes % 1024 == 0, "activation boxes keep the 1 KB alignment of the swizzle");
   static_assert(!kXInSmem || 8 * kNTiles <= kXBoxRows, "a stage holds every activation row");
+  static_assert(!(kXInSmem && kValues) || kPrepackedW, "the values form's stage boxes serve the prepacked order");
   static_assert(kMinCtasPerSm * kSmemBytes <= 227 * 1024, "shared memory for kMinCtasPerSm CTAs per SM");
 };
 

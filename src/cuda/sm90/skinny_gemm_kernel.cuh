@@ -171,20 +171,13 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPre
   // -> 66.7 us, 1 x 8192^2 29.2 -> 27.9. (Only the second 128-byte unit of each 256-byte line
   // evict_first: no gain.)
   const std::uint64_t w_policy = ptx::l2_policy_evict_first();
-  // kXInSmem: TMA loads the activation's first x_rows rows (M, at most a box); the rows past
-  // them are zeroed here once and stay zero. (TMA's zero fill of rows past M cost 2-3 us of
-  // 15 at 1..3 rows on 4096^2, H100, session 73.) x_stage_tx: the bytes TMA writes a stage.
-  constexpr int kXBoxes = Cfg::kXStageBytes / (Cfg::kXBoxRows * 128);
-  const int x_rows = p.m < Cfg::kXBoxRows ? p.m : Cfg::kXBoxRows;
-  const std::uint32_t x_stage_tx = Cfg::kXInSmem ? static_cast<std::uint32_t>(kXBoxes * x_rows * 128) : 0u;
-  if constexpr (Cfg::kXInSmem) {
-    const int chunks = (Cfg::kXBoxRows - x_rows) * 8;  // 16-byte chunks past the rows in a box
-    for (int i = lane; i < Cfg::kStages * kXBoxes * chunks; i += 32) {
-      const int box = i / chunks, c = i % chunks;
-      *reinterpret_cast<uint4*>(&smem.x[warp][0][0] + (box * Cfg::kXBoxRows + x_rows) * 128 + 16 * c) = make_uint4(0, 0, 0, 0);
-    }
-    __syncwarp();
-  }
+  // The activation bytes TMA writes a stage: the codes form's boxes whole (rows past M zero),
+  // the values form's boxes only M rows (skinny_gemm_launch.cuh: rows past M are left as they
+  // are; they meet only output columns past M, which nothing stores).
+  const std::uint32_t x_stage_tx =
+      !Cfg::kXInSmem ? 0u
+                     : (Cfg::kValues ? static_cast<std::uint32_t>(Cfg::kXStageBytes / Cfg::kXBoxRows * (p.m < Cfg::kXBoxRows ? p.m : Cfg::kXBoxRows))
+                                     : static_cast<std::uint32_t>(Cfg::kXStageBytes));
   auto issue_unit = [&](const Cursor& c, int stage) {
     if (lane == 0) {
       ptx::mbarrier_arrive_expect_tx(bar_smem + 8 * stage, kSkinnyTileRows * 128 + x_stage_tx);
@@ -192,10 +185,11 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPre
                        w_policy);
       if constexpr (Cfg::kXInSmem) {
         // The unit's activation bytes: 128 of each row (codes) or 256 as two boxes (values).
+        constexpr int kBoxes = Cfg::kXStageBytes / (Cfg::kXBoxRows * 128);
 #pragma unroll
-        for (int x = 0; x < kXBoxes; ++x)
+        for (int x = 0; x < kBoxes; ++x)
           ptx::tma_load_2d(x_smem + kXStage * stage + Cfg::kXBoxRows * 128 * x, &tma_x, bar_smem + 8 * stage,
-                           (c.group * kXBoxes + x) * 128, 0);
+                           (c.group * kBoxes + x) * 128, 0);
       }
     }
     if (lane < kSkinnyTileRows)
@@ -274,16 +268,14 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPre
   std::uint32_t frag_at[kG];
 #pragma unroll
   for (int b = 0; b < kG; ++b) frag_at[b] = g * 128 + 16 * ((2 * b + (q >> 1)) ^ g) + 8 * (q & 1);
-  // Values form, kXInSmem: where this lane reads block b's activation (box b / 2, whose row r
-  // holds the block's 16-byte chunk j at chunk position (4 (b % 2) + j) ^ r). A prepacked
-  // weight: its row address for ldmatrix.x4, matrix i being elements 8i .. 8i + 7 of the block
-  // (lane 4g + q then holds elements 2q + 8i (+ 0, 1) of row g in word i, the prepacked
-  // order). The natural order: its own 16 bytes, elements 8q .. 8q + 7 of row g.
+  // Values form, kXInSmem: this lane's row address for ldmatrix.x4 of block b, whose matrix i
+  // is elements 8i .. 8i + 7 of the block (box b / 2, 16-byte chunk 4 (b % 2) + i of row r):
+  // lane 4g + q then holds elements 2q + 8i (+ 0, 1) of row g in word i, the prepacked order.
   [[maybe_unused]] std::uint32_t xfrag_at[kG];
 #pragma unroll
   for (int b = 0; b < kG; ++b) {
-    const int r = Cfg::kPrepackedW ? lane & 7 : g, j = Cfg::kPrepackedW ? lane >> 3 : q;
-    xfrag_at[b] = 1024 * (b / 2) + r * 128 + 16 * ((4 * (b % 2) + j) ^ r);
+    const int r = lane & 7, i = lane >> 3;
+    xfrag_at[b] = 1024 * (b / 2) + r * 128 + 16 * ((4 * (b % 2) + i) ^ r);
   }
 
   // Block b of the group, k16 step s: the A fragment from the two weight rows' words s.
@@ -321,8 +313,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPre
         uint4 xs[kNTiles];
 #pragma unroll
         for (int t = 0; t < kNTiles; ++t)
-          if constexpr (Cfg::kXInSmem && Cfg::kPrepackedW) xs[t] = ptx::ldmatrix_x4(x_stage + xfrag_at[b]);
-          else if constexpr (Cfg::kXInSmem) xs[t] = ptx::ld_shared_u32x4(x_stage + xfrag_at[b]);
+          if constexpr (Cfg::kXInSmem) xs[t] = ptx::ldmatrix_x4(x_stage + xfrag_at[b]);
           else xs[t] = op.x[t][b];
 #pragma unroll
         for (int s = 0; s < 2; ++s) {
