@@ -40,6 +40,14 @@ struct SkinnyGemmConfig {
   static constexpr int kXBoxRows = kValues ? 8 : 16;  // activation rows of a stage
   static constexpr int kXStageBytes = kXInSmem ? kXBoxRows * 128 * (kValues ? 2 : 1) : 16;  // 16: a placeholder
   static constexpr int kSxWords = kXInSmem && !kValues ? 16 : 4;
+  // Rows of the activation's TMA box for m activation rows: the codes form's whole box (rows
+  // past M read as zero), the values form's M rows if fewer (TMA's zero fill of rows past M
+  // measured slow: 1..3 rows on 4096^2 9-12% slower, H100, session 73; the rows left stale
+  // meet only output columns past M, which nothing stores); and the bytes TMA writes a stage.
+  __host__ __device__ static constexpr int x_box_rows(int m) { return kValues && m < kXBoxRows ? m : kXBoxRows; }
+  __host__ __device__ static constexpr int x_stage_tx(int m) {
+    return kXInSmem ? kXStageBytes / kXBoxRows * x_box_rows(m) : 0;
+  }
   // Stages of each warp's ring: kStages - 1 units (2 KB of weight each) in flight per warp
   // while it multiplies one, as many as two CTAs per SM (16 warps) hold with the
   // activation's boxes: 64 or 128 KB of HBM reads in flight per SM.

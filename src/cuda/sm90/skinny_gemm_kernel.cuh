@@ -171,13 +171,7 @@ __global__ void __launch_bounds__(SkinnyGemmConfig<kElemW, kElemX, kNTiles, kPre
   // -> 66.7 us, 1 x 8192^2 29.2 -> 27.9. (Only the second 128-byte unit of each 256-byte line
   // evict_first: no gain.)
   const std::uint64_t w_policy = ptx::l2_policy_evict_first();
-  // The activation bytes TMA writes a stage: the codes form's boxes whole (rows past M zero),
-  // the values form's boxes only M rows (skinny_gemm_launch.cuh: rows past M are left as they
-  // are; they meet only output columns past M, which nothing stores).
-  const std::uint32_t x_stage_tx =
-      !Cfg::kXInSmem ? 0u
-                     : (Cfg::kValues ? static_cast<std::uint32_t>(Cfg::kXStageBytes / Cfg::kXBoxRows * (p.m < Cfg::kXBoxRows ? p.m : Cfg::kXBoxRows))
-                                     : static_cast<std::uint32_t>(Cfg::kXStageBytes));
+  const std::uint32_t x_stage_tx = static_cast<std::uint32_t>(Cfg::x_stage_tx(p.m));  // activation bytes a stage
   auto issue_unit = [&](const Cursor& c, int stage) {
     if (lane == 0) {
       ptx::mbarrier_arrive_expect_tx(bar_smem + 8 * stage, kSkinnyTileRows * 128 + x_stage_tx);

@@ -64,14 +64,11 @@ void launch_skinny_kernel(SkinnyGemmParams p, const ConstMxOperand& w, const Con
       cuda::make_tensor_map_2d_u8(w.data.data, w.data.rows, w.data.cols, w.data.row_stride, 16, 128,
                                   CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
   // kXInSmem: the activation's box over the activation as bytes, 128 bytes wide (codes: a
-  // unit; bf16 values: half a unit): the codes form's first kXBoxRows rows (rows past M read
-  // as zero), the values form's M rows if fewer (TMA's zero fill of the rows past M measured
-  // slower at 1..3 rows on 4096^2, H100, session 73); otherwise unused (tma_w stands in).
+  // unit; bf16 values: half a unit), Cfg::x_box_rows rows; otherwise unused (tma_w stands in).
   constexpr int kXBytes = Cfg::kValues ? 2 : 1;
-  const int x_box_rows = Cfg::kValues && p.m < Cfg::kXBoxRows ? p.m : Cfg::kXBoxRows;
   const CUtensorMap tma_x =
-      Cfg::kXInSmem ? cuda::make_tensor_map_2d_u8(p.x, p.m, std::int64_t{p.k} * kXBytes, p.ldx * kXBytes, x_box_rows, 128,
-                                                  CU_TENSOR_MAP_SWIZZLE_128B)
+      Cfg::kXInSmem ? cuda::make_tensor_map_2d_u8(p.x, p.m, std::int64_t{p.k} * kXBytes, p.ldx * kXBytes,
+                                                  Cfg::x_box_rows(p.m), 128, CU_TENSOR_MAP_SWIZZLE_128B)
                     : tma_w;
   kernel<<<p.sched.ctas, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(tma_w, tma_x, p);
   MXGEMM_CUDA_CHECK(cudaGetLastError());
