@@ -1,8 +1,8 @@
 #!/bin/bash
 # Session 74, call 1 (any H100 or H200; the GPU's name is in logs/smi.log).
-# Binaries (sm_90a), carry [".device/next"]: bench.xz and gpu_tests.xz built from branch s74-work's
-# cbd6047 (5d5f569 cherry-picked onto 38c59b2: the skinny kernel: M-row activation boxes, rows past M zeroed once, in both forms; the
-# natural values form's activation from the stage), bench_prev.xz from main 38c59b2 (session 73's M-row
+# Binaries (sm_90a), carry [".device/next"]: bench.xz and gpu_tests.xz built from branch s74-work's top
+# commit (5d5f569 cherry-picked onto main: the skinny kernel: M-row activation boxes, rows past M zeroed once, in both forms; the
+# natural values form's activation from the stage), bench_prev.xz from main (session 73's M-row
 # box, prepacked only; the natural values form from registers, the codes form's 16-row box).
 #  1. The whole GPU suite (about 190 s on the H100 in session 73); memcheck on the skinny and
 #     prepacked tests.

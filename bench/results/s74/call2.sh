@@ -1,7 +1,7 @@
 #!/bin/bash
 # Session 74, call 2 (any H100 or H200; the GPU's name is in logs/smi.log). After call 1.
-# Binaries (sm_90a), carry [".device/next"]: bench.xz and gpu_tests.xz from branch s74-work's
-# cbd6047 (the skinny kernel's stage for the natural values form, M-row boxes in both forms).
+# Binaries (sm_90a), carry [".device/next"]: bench.xz and gpu_tests.xz from branch s74-work's top
+# commit (the skinny kernel's stage for the natural values form, M-row boxes in both forms).
 #  1. The whole GPU suite (a kernel change lands only after it).
 #  2. The weight-only crossover that the natural form's stage may move: 1 / 4 / 8 BF16 rows on
 #     3072 x 8192 and 4096 x 8192 (the library picks the streaming kernel's clusters above 2^24
