@@ -7,7 +7,7 @@
 #  1. The whole GPU suite (about 190 s on the H100 in session 73); memcheck on the skinny and
 #     prepacked tests.
 #  2. 1..8 weight-only rows on three small weights: natural, previous and new; prepacked, new
-#     (call 2 timed the previous build's prepacked form);
+#     (session 73's call 2 timed the previous build's prepacked form);
 #     MXFP8 9..16 rows on two (the codes form's M-row box). Comparison column: streaming.
 #  3. The decode weight-only suite: main's build natural and prepacked (is prepacked ahead on
 #     this GPU too?), the new build natural.
