@@ -197,6 +197,7 @@ TEST(GpuWeightOnly, TilesOf192RowsMatchReference) {
 // Up to 16 rows: the skinny kernel (activation rows 16-byte aligned: pitch pad 8) and the
 // streaming kernel (forced, and what an unaligned pitch runs), with bias and alpha, N and K
 // tails, a K cut into several ranges per tile.
+// (3 and 5 rows: activation boxes of fewer rows than the skinny kernel's 8-row stage.)
 TEST(GpuWeightOnly, SmallMOnBothKernels) {
   MXGEMM_REQUIRE_GPU();
   std::mt19937 rng = fresh_rng();
@@ -205,7 +206,7 @@ TEST(GpuWeightOnly, SmallMOnBothKernels) {
       {detail::Sm90Kernel::Skinny, "skinny"}, {detail::Sm90Kernel::Streaming, "streaming"}};
   int variant = 0;
   for (const auto& kc : kernels)
-    for (std::int64_t m : {1, 2, 7, 8, 9, 16})
+    for (std::int64_t m : {1, 2, 3, 5, 7, 8, 9, 16})
       for (const auto& s : nk) {
         MxOptions o;
         o.layout = variant % 2 == 0 ? ScaleLayout::Swizzled128x4 : ScaleLayout::Linear;
