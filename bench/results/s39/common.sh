@@ -1,4 +1,16 @@
-# Sourced by this folder's batchN.sh (after L, the log folder, is set).
+# Sourced by this folder's batchN.sh (after L, the log folder, is set) and later sessions' calls.
+
+# call_start DEFAULT_BUDGET: a call's opening: L=$OUT/logs (made), BUDGET (the environment's, else
+# DEFAULT_BUDGET), an empty summary, the GPU in logs/smi.log and the source-tree stamps of the carried
+# binaries in logs/stamps.txt (.device/next/stamp_*.txt, where present).
+call_start() {
+  L=$OUT/logs; mkdir -p $L
+  BUDGET=${BUDGET:-$1}
+  : > $L/summary.txt
+  nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee $L/smi.log
+  cat .device/next/stamp_*.txt > $L/stamps.txt 2>/dev/null
+  return 0
+}
 
 # limited SECONDS command...: the command under timeout min(SECONDS, BUDGET - elapsed) (BUDGET
 # defaults to 540), so that a batch's summary always prints within the device's 600-second limit.

@@ -13,12 +13,8 @@
 #     this GPU too?), the new build natural.
 # BUDGET (default 470) caps the whole call (the last decode run may not fit).
 set -u
-L=$OUT/logs; mkdir -p $L
 source bench/results/s39/common.sh
-BUDGET=${BUDGET:-470}
-: > $L/summary.txt
-nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee $L/smi.log
-cat .device/next/stamp_*.txt > $L/stamps.txt 2>/dev/null  # the source trees the binaries were built from (session 75)
+call_start 470
 unpack bench bench_prev gpu_tests
 limited 240 /tmp/gpu_tests > $L/tests.log 2>&1
 stamp "full GPU suite rc=$? $(grep -E '^\[  (PASSED|FAILED)  \]' $L/tests.log | tr '\n' ' ')"

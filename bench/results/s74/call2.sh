@@ -9,11 +9,8 @@
 #     column; natural and prepacked weights, two alternated rounds.
 # BUDGET (default 440) caps the whole call.
 set -u
-L=$OUT/logs; mkdir -p $L
 source bench/results/s39/common.sh
-BUDGET=${BUDGET:-440}
-: > $L/summary.txt
-nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee $L/smi.log
+call_start 440
 unpack bench gpu_tests
 limited 280 /tmp/gpu_tests > $L/full_suite.log 2>&1
 stamp "full GPU suite rc=$? $(grep -E '^\[  (PASSED|FAILED)  \]' $L/full_suite.log | tr '\n' ' ')"
